@@ -1,0 +1,1 @@
+"""Rules engine for Rummikub: tiles, presets, sets, turns, scores. Pure Python."""

@@ -1,0 +1,1 @@
+"""Generator of rendered training scenes."""

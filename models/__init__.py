@@ -1,0 +1,1 @@
+"""Shipped model weights (ONNX) and their model card."""

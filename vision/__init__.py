@@ -1,0 +1,1 @@
+"""From pixels to tiles: frame sources, detector, layout, drawing."""
