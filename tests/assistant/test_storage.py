@@ -1,0 +1,197 @@
+"""Storage: games, turns, rounds in SQLite; every change all or nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from assistant.storage import Storage, StorageError, default_db_path, rounds_to_csv
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Storage:
+    return Storage(tmp_path / "sub" / "game.sqlite3")
+
+
+@pytest.fixture
+def game_id(store: Storage) -> int:
+    return store.create_game(
+        "Friday", "standard", ["Ann", "Bob", "Cid"], variants=["no-timer"], camera="upload"
+    )
+
+
+def _record(store: Storage, game_id: int, number: int, scores: dict[int, int]) -> None:
+    winners = {seat for seat, score in scores.items() if score > 0}
+    store.record_round(
+        game_id,
+        number,
+        blocked=False,
+        racks={seat: "r5" for seat in scores},
+        rack_values={seat: max(0, -score) for seat, score in scores.items()},
+        scores=scores,
+        winners=winners,
+    )
+
+
+def test_game_round_trip(store: Storage, game_id: int) -> None:
+    game = store.load_game(game_id)
+    assert game.name == "Friday"
+    assert game.preset == "standard"
+    assert game.variants == ("no-timer",)
+    assert game.camera == "upload"
+    assert [p.name for p in game.players] == ["Ann", "Bob", "Cid"]
+    assert game.pending is None
+    assert store.list_games() == [(game_id, "Friday")]
+
+
+@pytest.mark.parametrize(
+    "players, message",
+    [(["Ann"], "at least 2"), (["Ann", " "], "needs a name"), (["Ann", "Ann"], "must differ")],
+)
+def test_bad_players_are_refused(store: Storage, players: list[str], message: str) -> None:
+    with pytest.raises(StorageError, match=message):
+        store.create_game("x", "standard", players)
+    assert store.list_games() == []
+
+
+def test_unknown_game_names_the_id(store: Storage) -> None:
+    with pytest.raises(StorageError, match="no game with id 42"):
+        store.load_game(42)
+
+
+def test_a_second_connection_sees_confirmed_state(store: Storage, game_id: int) -> None:
+    store.set_table_layout(game_id, "r1 r2 r3")
+    other_tab = Storage(store.path)
+    assert other_tab.load_game(game_id).table_layout == "r1 r2 r3"
+
+
+def test_turn_is_recorded_with_new_agreed_layout(store: Storage, game_id: int) -> None:
+    store.start_turn(game_id, seat=1, before="", rack="r1 r2 r3 k9", started_at=100.0)
+    pending = store.load_game(game_id).pending
+    assert pending is not None and pending.seat == 1 and pending.rack == "r1 r2 r3 k9"
+    number = store.finish_turn(
+        game_id,
+        100.0,
+        after="r1 r2 r3",
+        legal=True,
+        action="play",
+        played="r1 r2 r3",
+        reasons=[],
+        penalty_tiles=0,
+        agreed_layout="r1 r2 r3",
+        next_seat=2,
+        opened=True,
+        ended_at=130.0,
+    )
+    game = store.load_game(game_id)
+    assert number == 1
+    assert game.pending is None
+    assert game.agreed_layout == "r1 r2 r3"
+    assert game.turn_seat == 2
+    assert game.player(1).opened and not game.player(0).opened
+    [turn] = store.turns(game_id)
+    assert (turn.seat, turn.before, turn.after, turn.legal, turn.ended_at) == (1, "", "r1 r2 r3", True, 130.0)
+
+
+def test_a_turn_cannot_be_ended_twice(store: Storage, game_id: int) -> None:
+    store.start_turn(game_id, seat=0, before="", rack="", started_at=5.0)
+    kwargs = dict(
+        after="",
+        legal=True,
+        action="draw",
+        played="",
+        reasons=[],
+        penalty_tiles=0,
+        agreed_layout="",
+        next_seat=1,
+        opened=False,
+    )
+    store.finish_turn(game_id, 5.0, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(StorageError, match="already ended"):
+        store.finish_turn(game_id, 5.0, **kwargs)  # type: ignore[arg-type]
+    assert len(store.turns(game_id)) == 1
+
+
+def test_rounds_and_csv(store: Storage, game_id: int) -> None:
+    _record(store, game_id, 1, {0: 30, 1: -10, 2: -20})
+    _record(store, game_id, 2, {0: -5, 1: 12, 2: -7})
+    rounds = store.rounds(game_id)
+    assert [r.number for r in rounds] == [1, 2]
+    assert [s.score for s in rounds[1].scores] == [-5, 12, -7]
+    lines = store.export_csv(game_id).splitlines()
+    assert lines[0] == "round,blocked,player,rack,rack_value,score,winner,total"
+    assert lines[4] == "2,0,Ann,r5,5,-5,0,25"
+    assert rounds_to_csv([]).splitlines() == [lines[0]]
+
+
+def test_the_same_round_twice_is_refused(store: Storage, game_id: int) -> None:
+    _record(store, game_id, 1, {0: 30, 1: -10, 2: -20})
+    with pytest.raises(StorageError, match="round 1 is already recorded"):
+        _record(store, game_id, 1, {0: 30, 1: -10, 2: -20})
+    assert len(store.rounds(game_id)) == 1
+
+
+def test_a_failed_write_keeps_earlier_scores(store: Storage, game_id: int) -> None:
+    _record(store, game_id, 1, {0: 30, 1: -10, 2: -20})
+    # Seat 7 does not exist: the score row violates the foreign key after the round row was inserted.
+    with pytest.raises(StorageError, match="refused"):
+        _record(store, game_id, 2, {0: 5, 7: -5})
+    rounds = store.rounds(game_id)
+    assert [r.number for r in rounds] == [1]
+    assert [s.score for s in rounds[0].scores] == [30, -10, -20]
+    _record(store, game_id, 2, {0: 5, 1: -5, 2: 0})
+    assert [r.number for r in store.rounds(game_id)] == [1, 2]
+
+
+def test_a_round_clears_the_table_and_opening(store: Storage, game_id: int) -> None:
+    store.set_table_layout(game_id, "r1 r2 r3")
+    store.start_turn(game_id, seat=0, before="", rack="r1 r2 r3", started_at=1.0)
+    store.finish_turn(
+        game_id,
+        1.0,
+        after="r1 r2 r3",
+        legal=True,
+        action="play",
+        played="r1 r2 r3",
+        reasons=[],
+        penalty_tiles=0,
+        agreed_layout="r1 r2 r3",
+        next_seat=1,
+        opened=True,
+    )
+    _record(store, game_id, 1, {0: 30, 1: -10, 2: -20})
+    game = store.load_game(game_id)
+    assert (game.table_layout, game.agreed_layout) == ("", "")
+    assert not any(p.opened for p in game.players)
+
+
+def test_unreadable_file_is_a_storage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StorageError, match="not-a-db"):
+        Storage(bad)
+
+
+def test_locked_database_is_a_storage_error(store: Storage, game_id: int) -> None:
+    blocker = sqlite3.connect(store.path)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StorageError, match="locked"):
+            Storage(store.path, timeout_s=0.05).set_table_layout(game_id, "r1 r2 r3")
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert store.load_game(game_id).table_layout == ""
+
+
+@pytest.mark.parametrize(
+    "environ, expected_end",
+    [
+        ({"RUMMI_DB": "/tmp/x/my.db", "HOME": "/home/a"}, "/tmp/x/my.db"),
+        ({"XDG_DATA_HOME": "/data", "HOME": "/home/a"}, "/data/rummi-assistant/rummi.sqlite3"),
+    ],
+)
+def test_default_db_path(environ: dict[str, str], expected_end: str) -> None:
+    assert str(default_db_path(environ)) == expected_end
