@@ -1,0 +1,82 @@
+import dataclasses
+
+import pytest
+
+from assistant.errors import InputError
+from assistant.rules import HOUSE_RULES, PRESETS, PresetError, Rules, find_preset, joker_penalty, rack_value
+from assistant.tiles import parse_tiles
+
+
+@pytest.mark.parametrize(
+    ("name", "tiles", "jokers", "players", "penalty"),
+    [
+        ("standard", 106, 2, 4, 30),
+        ("goliath", 106, 2, 4, 25),
+        ("six-player", 160, 4, 6, 30),
+        ("tournament", 106, 2, 4, 50),
+    ],
+)
+def test_presets_follow_the_rules_texts(
+    name: str, tiles: int, jokers: int, players: int, penalty: int
+) -> None:
+    rules = find_preset(name)
+    assert (rules.tile_count, rules.jokers, rules.max_players, joker_penalty(rules)) == (
+        tiles,
+        jokers,
+        players,
+        penalty,
+    )
+
+
+def test_tournament_penalties() -> None:
+    rules = find_preset("tournament")
+    assert rules.failed_opening_penalty == (100, 200)
+    assert rules.turn_seconds == 60
+    assert rules.failed_move_penalty_tiles == 3
+
+
+@pytest.mark.parametrize(
+    ("spec", "field", "value"),
+    [
+        ("standard+reduced-opening", "opening_threshold", 20),
+        ("standard+no-threshold", "opening_threshold", 0),
+        ("standard+failed-move-penalty", "failed_move_penalty_tiles", 3),
+        ("standard+gentle-joker", "retrieved_joker_to_rack", True),
+        ("standard+simple-win-counting", "match_decided_by", "wins"),
+        ("standard+partnership", "partnership", True),
+        ("standard+short-match", "match_rounds", 3),
+        ("standard+turn-timer", "turn_seconds", 120),
+        ("Goliath+Reduced_Opening", "opening_threshold", 20),
+    ],
+)
+def test_house_rules_compose(spec: str, field: str, value: object) -> None:
+    assert getattr(find_preset(spec), field) == value
+
+
+def test_house_rules_keep_the_base_preset() -> None:
+    rules = find_preset("goliath+gentle-joker+short-match")
+    assert rules.joker_penalty == 25
+    assert rules.label == "goliath+gentle-joker+short-match"
+    assert rules == find_preset("goliath").with_house("gentle-joker", "short-match")
+
+
+def test_every_house_rule_changes_something() -> None:
+    for name in HOUSE_RULES:
+        assert find_preset("standard").with_house(name) != find_preset("standard")
+
+
+@pytest.mark.parametrize("bad", ["", "chess", "standard+nonsense", "standard+"])
+def test_unknown_names_raise_preset_error(bad: str) -> None:
+    with pytest.raises(PresetError) as info:
+        find_preset(bad)
+    assert isinstance(info.value, InputError)
+
+
+def test_rack_value_counts_jokers_at_the_preset_penalty() -> None:
+    rack = parse_tiles("r5 k13 J")
+    assert [rack_value(rack, PRESETS[n]) for n in ("standard", "goliath", "tournament")] == [48, 43, 68]
+
+
+def test_rules_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Rules().copies = 3  # type: ignore[misc]

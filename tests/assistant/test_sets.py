@@ -1,0 +1,120 @@
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assistant.rules import find_preset
+from assistant.sets import SetProblem, check_set
+from assistant.tiles import COLORS, JOKER, Tile, format_tiles, parse_tiles
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CASES = json.loads((DATA / "set_cases.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['tiles']}@{c.get('rules', 'standard')}" for c in CASES])
+def test_set_cases_from_the_rules_texts(case: dict) -> None:
+    verdict = check_set(parse_tiles(case["tiles"]), find_preset(case.get("rules", "standard")))
+    assert verdict.valid is case["valid"], verdict.reason
+    if case["valid"]:
+        assert verdict.kind == case["kind"]
+        assert verdict.value == case["value"]
+        assert verdict.reasons == ()
+        if "jokers" in case:
+            assert [str(j) if j else None for j in verdict.jokers] == case["jokers"]
+        assert len(verdict.readings) == case.get("readings", 1)
+    else:
+        assert verdict.kind is None and verdict.value is None
+        assert case["code"] in {r.code.value for r in verdict.reasons}
+        if "text" in case:
+            assert case["text"] in verdict.reason
+
+
+def test_ambiguous_set_reports_every_reading() -> None:
+    verdict = check_set(parse_tiles("r5 J J"))
+    readings = {(r.kind, r.value) for r in verdict.readings}
+    assert readings == {("run", 18), ("group", 15)}
+    assert verdict.ambiguous
+
+
+def test_jokers_only_six_player_readings_cover_all_runs_and_groups() -> None:
+    verdict = check_set(parse_tiles("J J J"), find_preset("six-player"))
+    runs = sorted(r.numbers for r in verdict.readings if r.kind == "run")
+    groups = sorted(r.numbers for r in verdict.readings if r.kind == "group")
+    assert runs[0] == (1, 2, 3) and runs[-1] == (11, 12, 13) and len(runs) == 11
+    assert groups == [(n, n, n) for n in range(1, 14)]
+
+
+def test_four_jokers_allowed_only_where_the_edition_has_four() -> None:
+    tiles = parse_tiles("J J J J r5")
+    assert check_set(tiles, find_preset("six-player")).valid
+    assert check_set(tiles).reasons[0].code is SetProblem.TOO_MANY_JOKERS
+
+
+# --- properties ------------------------------------------------------------------------------------
+
+SIX = find_preset("six-player")
+
+
+@st.composite
+def valid_runs(draw: st.DrawFn, max_jokers: int = 4) -> list[Tile]:
+    length = draw(st.integers(3, 13))
+    start = draw(st.integers(1, 14 - length))
+    color = draw(st.sampled_from(COLORS))
+    tiles = [Tile(color, n) for n in range(start, start + length)]
+    for index in draw(st.sets(st.integers(0, length - 1), max_size=max_jokers)):
+        tiles[index] = JOKER
+    return tiles
+
+
+@st.composite
+def valid_groups(draw: st.DrawFn, max_jokers: int = 4) -> list[Tile]:
+    number = draw(st.integers(1, 13))
+    colors = draw(st.permutations(COLORS))[: draw(st.integers(3, 4))]
+    tiles = [Tile(c, number) for c in colors]
+    for index in draw(st.sets(st.integers(0, len(tiles) - 1), max_size=max_jokers)):
+        tiles[index] = JOKER
+    return tiles
+
+
+@given(st.one_of(valid_runs(), valid_groups()))
+def test_every_generated_valid_set_is_accepted(tiles: list[Tile]) -> None:
+    verdict = check_set(tiles, SIX)
+    assert verdict.valid, (format_tiles(tiles), verdict.reason)
+    assert verdict.value == max(r.value for r in verdict.readings)
+    for reading in verdict.readings:
+        # The value equals the sum of what every tile, jokers included, stands for.
+        naturals = [(n, t) for n, t in zip(reading.numbers, tiles, strict=True) if not t.is_joker]
+        assert all(t.number == n for n, t in naturals)
+
+
+@given(valid_groups(), st.randoms(use_true_random=False))
+def test_group_validity_does_not_depend_on_order(tiles: list[Tile], rng) -> None:
+    shuffled = list(tiles)
+    rng.shuffle(shuffled)
+    assert check_set(shuffled, SIX).valid
+
+
+@st.composite
+def mutated_sets(draw: st.DrawFn) -> list[Tile]:
+    """A valid joker-free set with one change that always breaks it."""
+    tiles = draw(st.one_of(valid_runs(max_jokers=0), valid_groups(max_jokers=0)))
+    mutation = draw(st.sampled_from(["drop", "duplicate", "renumber"]))
+    if mutation == "drop":
+        return tiles[:2]
+    if mutation == "duplicate":
+        index = draw(st.integers(0, len(tiles) - 1))
+        return [*tiles[: index + 1], tiles[index], *tiles[index + 1 :]]
+    index = draw(st.integers(0, len(tiles) - 1))
+    tile = tiles[index]
+    others = {t.number for t in tiles}
+    number = draw(st.sampled_from([n for n in range(1, 14) if n not in others]))
+    return [*tiles[:index], Tile(tile.color, number), *tiles[index + 1 :]]
+
+
+@given(mutated_sets())
+def test_a_mutated_set_is_rejected_with_a_reason(tiles: list[Tile]) -> None:
+    verdict = check_set(tiles, SIX)
+    assert not verdict.valid, format_tiles(tiles)
+    assert verdict.reasons and all(r.text for r in verdict.reasons)
