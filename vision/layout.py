@@ -1,0 +1,576 @@
+"""From a bag of detected tiles to a table: sets in reading order, loose tiles, racks.
+
+Geometry only needs the boxes and, when the classifier gives it, each tile's "up" direction
+(`Detections.angle`, degrees counter-clockwise, 0 upright). The steps:
+
+1. Each tile's orientation: the detector's angle, or (when no angle is known) the box's aspect for
+   "standing or lying sideways" and the direction to the nearest neighbour for the tilt.
+2. Each tile's own width and height, recovered from its axis-aligned box and orientation, so that
+   perspective (near tiles bigger than far ones) is handled pair by pair.
+3. Links between neighbours that touch side by side (a row) with a gap under `gap_fraction` of a tile's
+   width; chains of links are sets. Tiles left alone may chain top to bottom (tiles stacked in a column,
+   as in some photos) before they are called loose.
+4. Racks: long chains of foreshortened tiles in two tight parallel tiers near an image edge.
+5. Reading order: along the tiles' own "right" direction, so a set seen from across the table (tiles
+   upside-down) reads in the players' order, not the camera's.
+
+`rebuild` adds the rules: each set's verdict and the correction of doubtful readings (`vision.correction`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from assistant.tiles import Tile, tile_from_class_id
+
+if TYPE_CHECKING:
+    from assistant.rules import Rules
+    from vision.detections import Detections
+
+UNKNOWN_CLASS = -1
+DEFAULT_ASPECT = 0.75
+"""Tile width over height (about 3:4) when the boxes do not tell."""
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    """One detection placed in the layout.
+
+    Attributes:
+        index: position in the `Detections` it came from.
+        tile: best reading, None where the face was not read.
+        box: axis-aligned `x1, y1, x2, y2` in pixels.
+        center: `x, y` in pixels.
+        angle: the tile's "up" in degrees counter-clockwise (0 upright), as given or estimated.
+        size: the tile's own `width, height` in pixels (along its right and up directions).
+        confidence: score of the reading (or of the detection when not read).
+        doubtful: the reading is not trusted (low score, or correction found a better one).
+        suggestion: a runner-up reading proposed by correction; the raw reading stays in `tile`.
+        note: why the tile is doubtful, for a person.
+    """
+
+    index: int
+    tile: Tile | None
+    box: tuple[float, float, float, float]
+    center: tuple[float, float]
+    angle: float
+    size: tuple[float, float]
+    confidence: float = 1.0
+    doubtful: bool = False
+    suggestion: Tile | None = None
+    note: str | None = None
+
+    @property
+    def token(self) -> str:
+        """The contract's token of the raw reading, `?` where the face was not read."""
+        return "?" if self.tile is None else str(self.tile)
+
+    @property
+    def corrected(self) -> Tile | None:
+        """The reading to judge with: the suggestion where there is one, else the raw reading."""
+        return self.suggestion if self.suggestion is not None else self.tile
+
+    def corners(self) -> np.ndarray:
+        """(4, 2) corners of the tile's own rectangle: top-left, top-right, bottom-right, bottom-left."""
+        right, up = direction_vectors(self.angle)
+        half_w, half_h = self.size[0] / 2, self.size[1] / 2
+        c = np.asarray(self.center)
+        return np.array([
+            c - right * half_w + up * half_h,
+            c + right * half_w + up * half_h,
+            c + right * half_w - up * half_h,
+            c - right * half_w - up * half_h,
+        ])
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A proposed reading: detection `index`, read as `raw`, is more likely `proposed` (see `reason`)."""
+
+    index: int
+    raw: Tile | None
+    proposed: Tile
+    where: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "raw": None if self.raw is None else str(self.raw),
+            "proposed": str(self.proposed),
+            "where": self.where,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Tiles grouped as players see them.
+
+    Attributes:
+        table: sets on the table, each in reading order; a loose tile is a set of one.
+        racks: tiles standing on racks, each rack in reading order (upper tier first).
+        set_axes: per table set, "row" (side by side) or "column" (stacked top to bottom).
+        tile_height: median tile height in pixels (the scale of the scene).
+        verdicts: per table set, the rules' verdict (filled by `rebuild` when the rules engine is there).
+        suggestions: corrections proposed for doubtful tiles (the raw reading is kept in the tiles).
+        problems: table-wide problems (e.g. more copies of a tile than the edition has).
+        orientation_known: tiles' up directions came from the classifier; without them a set's reading
+            direction is only known up to a half turn (see `vision.correction`).
+    """
+
+    table: tuple[tuple[PlacedTile, ...], ...] = ()
+    racks: tuple[tuple[PlacedTile, ...], ...] = ()
+    set_axes: tuple[str, ...] = ()
+    tile_height: float = 0.0
+    verdicts: tuple[Any, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    problems: tuple[str, ...] = ()
+    orientation_known: bool = True
+
+    @property
+    def loose(self) -> tuple[PlacedTile, ...]:
+        """Tiles lying alone on the table (sets of one: always invalid, so they are flagged)."""
+        return tuple(s[0] for s in self.table if len(s) == 1)
+
+    def table_tiles(self) -> list[list[Tile | None]]:
+        """Raw readings of the table's sets, in reading order."""
+        return [[t.tile for t in s] for s in self.table]
+
+    def corrected_table(self) -> list[list[Tile | None]]:
+        """Readings with every suggestion applied."""
+        return [[t.corrected for t in s] for s in self.table]
+
+    def rack_tiles(self) -> list[list[Tile | None]]:
+        return [[t.tile for t in r] for r in self.racks]
+
+    def all_tiles(self) -> list[PlacedTile]:
+        return [t for s in self.table for t in s] + [t for r in self.racks for t in r]
+
+    def to_json(self) -> dict[str, Any]:
+        """`table` in the contract's `rummi table` set shape (plus suggestions), `racks` as token lists."""
+        table = []
+        for set_index, tiles in enumerate(self.table):
+            verdict = self.verdicts[set_index] if set_index < len(self.verdicts) else None
+            entry = _verdict_json(tiles, verdict)
+            entry["suggestions"] = [
+                s.to_json() for s in self.suggestions if s.index in {t.index for t in tiles}
+            ]
+            table.append(entry)
+        return {
+            "table": table,
+            "racks": [[t.token for t in rack] for rack in self.racks],
+            "problems": list(self.problems),
+        }
+
+
+def _verdict_json(tiles: tuple[PlacedTile, ...], verdict: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"tiles": [t.token for t in tiles]}
+    if verdict is None:
+        entry.update(valid=False, kind=None, value=None, jokers=[],
+                     reason="not judged" if all(t.tile for t in tiles) else "a tile was not read")
+        return entry
+    reasons = getattr(verdict, "reasons", ())
+    entry.update(
+        valid=bool(verdict.valid),
+        kind=getattr(verdict, "kind", None),
+        value=getattr(verdict, "value", None) if verdict.valid else None,
+        jokers=[str(j) for j in (getattr(verdict, "jokers", None) or ())],
+        reason=None if verdict.valid else (reason_text(reasons) or "not a valid set"),
+    )
+    kind = entry["kind"]
+    if kind is not None and not isinstance(kind, str):
+        entry["kind"] = getattr(kind, "value", str(kind))
+    return entry
+
+
+def reason_text(reasons: Any) -> str | None:
+    """The first reason of a verdict as a sentence (reasons are `Reason(code, text)` or strings)."""
+    for reason in reasons or ():
+        return str(getattr(reason, "text", reason))
+    return None
+
+
+# --------------------------------------------------------------------------------------------- geometry
+
+
+def direction_vectors(angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """Unit `right` and `up` vectors of a tile in image pixels (y grows downwards), angle CCW from upright."""
+    theta = math.radians(angle_deg)
+    up = np.array([-math.sin(theta), -math.cos(theta)])
+    right = np.array([math.cos(theta), -math.sin(theta)])
+    return right, up
+
+
+def _wrap180(angle: np.ndarray | float) -> np.ndarray:
+    """Angles in degrees folded to [-180, 180)."""
+    return (np.asarray(angle, dtype=np.float64) + 180.0) % 360.0 - 180.0
+
+
+def circular_mean(angles_deg: np.ndarray, period: float = 360.0) -> float:
+    """Mean direction of angles with the given period (360 for directions, 180 for axes)."""
+    radians = np.asarray(angles_deg, dtype=np.float64) * (2 * math.pi / period)
+    if radians.size == 0:
+        return 0.0
+    mean = math.atan2(float(np.sin(radians).mean()), float(np.cos(radians).mean()))
+    return mean * period / (2 * math.pi)
+
+
+def estimate_angles(xyxy: np.ndarray) -> np.ndarray:
+    """Each tile's up direction from boxes alone (no classifier angle).
+
+    The box's aspect tells whether the tile lies upright (taller than wide) or sideways; the direction to
+    the nearest touching neighbour tells the tilt (neighbours sit along a tile's edges). Which way is up
+    cannot be told from boxes: upright tiles are taken as facing the camera, sideways ones as turned left.
+    """
+    n = len(xyxy)
+    if n == 0:
+        return np.zeros(0)
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    base = np.where(wh[:, 1] >= wh[:, 0], 0.0, 90.0)
+    angles = base.copy()
+    if n < 2:
+        return angles
+    dist = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    long_side = wh.max(axis=1)
+    for i in range(n):
+        j = int(np.argmin(dist[i]))
+        if dist[i, j] > 1.3 * max(long_side[i], long_side[j]):
+            continue
+        dx, dy = centers[j] - centers[i]
+        # Direction of the neighbour, folded to a tilt in [-45, 45): a neighbour at 3 o'clock or 12 o'clock
+        # both mean no tilt. Image y grows downwards, so the counter-clockwise tilt is -atan2(dy, dx).
+        tilt = float(_wrap180(-math.degrees(math.atan2(dy, dx))) % 90.0)
+        if tilt >= 45.0:
+            tilt -= 90.0
+        angles[i] = base[i] + tilt
+    return angles
+
+
+def tile_sizes(xyxy: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, float]:
+    """Each tile's own (width, height) from its axis-aligned box and orientation, and the typical aspect.
+
+    A rectangle `a x b` turned by phi has the box `w = a|cos| + b|sin|`, `h = a|sin| + b|cos|`. Near 45
+    degrees that cannot be solved for both sides, so those tiles use the aspect of the well-conditioned ones.
+    """
+    wh = (xyxy[:, 2:] - xyxy[:, :2]).astype(np.float64)
+    phi = np.radians(angles)
+    c, s = np.abs(np.cos(phi)), np.abs(np.sin(phi))
+    det = c * c - s * s
+    good = np.abs(det) > 0.35
+    a = np.where(good, (c * wh[:, 0] - s * wh[:, 1]) / np.where(good, det, 1.0), 0.0)
+    b = np.where(good, (c * wh[:, 1] - s * wh[:, 0]) / np.where(good, det, 1.0), 0.0)
+    good &= (a > 0) & (b > 0)
+    ratios = a[good] / b[good]
+    aspect = float(np.clip(np.median(ratios), 0.45, 1.0)) if ratios.size else DEFAULT_ASPECT
+    height = (wh[:, 0] + wh[:, 1]) / ((1 + aspect) * (c + s))
+    width = aspect * height
+    sizes = np.stack([np.where(good, a, width), np.where(good, b, height)], axis=1)
+    return np.maximum(sizes, 1.0), aspect
+
+
+@dataclass(frozen=True)
+class LayoutParams:
+    """Tolerances of the grouping, in tile widths / heights.
+
+    Attributes:
+        gap_fraction: neighbours further apart than this share of a tile's width start a new set.
+        misalign: how far (share of tile height) a neighbour may sit above or below the row line.
+        max_turn: degrees two tiles of one set may differ in orientation.
+        columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
+        detect_racks: look for racks at all.
+    """
+
+    gap_fraction: float = 0.4
+    misalign: float = 0.35
+    max_turn: float = 25.0
+    columns: bool = True
+    detect_racks: bool = True
+
+
+def _chains(
+    centers: np.ndarray,
+    angles: np.ndarray,
+    sizes: np.ndarray,
+    candidates: np.ndarray,
+    axis: str,
+    params: LayoutParams,
+) -> list[list[int]]:
+    """Chains of tiles touching along `axis` ("row": side by side, "column": stacked), unordered sets."""
+    idx = np.flatnonzero(candidates)
+    best_next: dict[int, tuple[float, int]] = {}
+    best_prev: dict[int, tuple[float, int]] = {}
+    for pos, i in enumerate(idx):
+        for j in idx[pos + 1:]:
+            turn = abs(float(_wrap180((angles[i] - angles[j]) * 2) / 2))
+            if turn > params.max_turn:
+                continue
+            # Mean axis of the two tiles (mod 180, so an upside-down neighbour still lines up).
+            ref = angles[i] + float(_wrap180((angles[j] - angles[i]) * 2) / 4)
+            right, up = direction_vectors(ref)
+            d = centers[j] - centers[i]
+            along_r, along_u = float(d @ right), float(d @ up)
+            width = (sizes[i, 0] + sizes[j, 0]) / 2
+            height = (sizes[i, 1] + sizes[j, 1]) / 2
+            if axis == "row":
+                along, across, pitch, cross_size = along_r, along_u, width, height
+            else:
+                along, across, pitch, cross_size = -along_u, along_r, height, width
+            if abs(across) > params.misalign * cross_size:
+                continue
+            gap = abs(along) - pitch
+            if gap > params.gap_fraction * width or abs(along) < 0.5 * pitch:
+                continue
+            first, second = (i, j) if along > 0 else (j, i)
+            score = abs(gap) + abs(across)
+            if score < best_next.get(first, (math.inf, -1))[0]:
+                best_next[first] = (score, second)
+            if score < best_prev.get(second, (math.inf, -1))[0]:
+                best_prev[second] = (score, first)
+    parent = {int(i): int(i) for i in idx}
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for first, (_, second) in best_next.items():
+        # A link counts when each tile is the other's best neighbour on that side (no branching).
+        if best_prev.get(second, (0.0, -1))[1] == first:
+            parent[root(first)] = root(second)
+    groups: dict[int, list[int]] = {}
+    for i in idx:
+        groups.setdefault(root(int(i)), []).append(int(i))
+    return list(groups.values())
+
+
+def _order(members: list[int], centers: np.ndarray, angles: np.ndarray, axis: str,
+           orientation_known: bool) -> tuple[list[int], float]:
+    """Members in reading order, and the set's up direction.
+
+    With known orientations the set's up is the mean of its tiles' ups (a whole set seen from across the
+    table is upside-down and reads right to left in the image). Without, the axis is only known mod 180.
+    """
+    if orientation_known:
+        up_angle = circular_mean(angles[members], 360.0)
+    else:
+        up_angle = circular_mean(angles[members], 180.0)
+    right, up = direction_vectors(up_angle)
+    key = centers[members] @ (right if axis == "row" else -up)
+    return [members[k] for k in np.argsort(key, kind="stable")], up_angle
+
+
+# ------------------------------------------------------------------------------------------------ racks
+
+
+def _find_racks(
+    chains: list[list[int]],
+    centers: np.ndarray,
+    angles: np.ndarray,
+    sizes: np.ndarray,
+    table_aspect: float,
+    image_size: tuple[int, int] | None,
+) -> list[list[int]]:
+    """Groups of chains that form racks: two tight parallel tiers of foreshortened tiles near an edge.
+
+    Standing tiles seen at an angle look squatter than lying ones (their height is foreshortened), the two
+    tiers sit one tile height apart, and a rack lies at the table's edge, i.e. near an image border.
+    Returns lists of chain indices (upper tier first).
+    """
+    if len(chains) < 2:
+        return []
+    median_h = float(np.median(sizes[:, 1]))
+    info = []
+    for members in chains:
+        m = np.asarray(members)
+        aspect = float(np.median(sizes[m, 0] / sizes[m, 1]))
+        info.append((m, aspect))
+    racks: list[list[int]] = []
+    used: set[int] = set()
+    for a_index, (ma, aspect_a) in enumerate(info):
+        if a_index in used or len(ma) < 3:
+            continue
+        for b_index, (mb, aspect_b) in enumerate(info):
+            if b_index == a_index or b_index in used or len(mb) < 3:
+                continue
+            squat = min(aspect_a, aspect_b) > table_aspect * 1.15
+            axis = circular_mean(np.concatenate([angles[ma], angles[mb]]), 180.0)
+            right, up = direction_vectors(axis)
+            ca, cb = centers[ma].mean(axis=0), centers[mb].mean(axis=0)
+            offset = float((cb - ca) @ up)
+            height = float(np.median(np.concatenate([sizes[ma, 1], sizes[mb, 1]])))
+            overlap = _interval_overlap(centers[ma] @ right, centers[mb] @ right)
+            near_edge = _near_edge(np.concatenate([centers[ma], centers[mb]]), image_size, median_h)
+            tight = 0.8 * height < abs(offset) < 1.6 * height
+            if tight and overlap > 0.5 and (squat or near_edge) and len(ma) + len(mb) >= 8:
+                upper, lower = (b_index, a_index) if offset > 0 else (a_index, b_index)
+                racks.append([upper, lower])
+                used.update((a_index, b_index))
+                break
+    return racks
+
+
+def _interval_overlap(xs: np.ndarray, ys: np.ndarray) -> float:
+    """Share of the shorter span covered by both spans."""
+    lo, hi = max(xs.min(), ys.min()), min(xs.max(), ys.max())
+    shorter = min(xs.max() - xs.min(), ys.max() - ys.min())
+    return 0.0 if shorter <= 0 else max(0.0, hi - lo) / shorter
+
+
+def _near_edge(points: np.ndarray, image_size: tuple[int, int] | None, tile_height: float) -> bool:
+    if image_size is None:
+        return False
+    width, height = image_size
+    margin = 2.5 * tile_height
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    return bool(y1 > height - margin or y0 < margin or x0 < margin or x1 > width - margin)
+
+
+# ------------------------------------------------------------------------------------------- public API
+
+
+def group(
+    detections: Detections,
+    *,
+    image_size: tuple[int, int] | None = None,
+    params: LayoutParams | None = None,
+    orientation_known: bool | None = None,
+) -> Layout:
+    """Geometry only: sets (reading order), loose tiles and racks from detections, no rules.
+
+    Args:
+        detections: tiles found in one frame.
+        image_size: `(width, height)` of the frame; lets rack detection use the image border.
+        params: grouping tolerances.
+        orientation_known: whether `detections.angle` holds real orientations; by default it does unless
+            every angle is exactly 0 (what a detector without a classifier reports).
+    """
+    params = params or LayoutParams()
+    n = len(detections)
+    if n == 0:
+        return Layout()
+    xyxy = np.asarray(detections.xyxy, dtype=np.float64)
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    given = np.asarray(detections.angle, dtype=np.float64)
+    if orientation_known is None:
+        orientation_known = bool(np.any(given != 0))
+    angles = given.copy() if orientation_known else estimate_angles(xyxy)
+    sizes, aspect = tile_sizes(xyxy, angles)
+
+    rows = _chains(centers, angles, sizes, np.ones(n, bool), "row", params)
+    sets: list[tuple[list[int], str]] = [(r, "row") for r in rows if len(r) > 1]
+    alone = np.zeros(n, bool)
+    for r in rows:
+        if len(r) == 1:
+            alone[r[0]] = True
+    if params.columns and alone.sum() > 1:
+        for col in _chains(centers, angles, sizes, alone, "column", params):
+            sets.append((col, "column" if len(col) > 1 else "row"))
+    else:
+        sets.extend(([int(i)], "row") for i in np.flatnonzero(alone))
+
+    rack_groups: list[list[int]] = []
+    if params.detect_racks:
+        row_sets = [s for s, axis in sets if axis == "row"]
+        for tiers in _find_racks(row_sets, centers, angles, sizes, aspect, image_size):
+            rack_groups.append([i for t in tiers for i in _order(row_sets[t], centers, angles, "row",
+                                                                 orientation_known)[0]])
+        on_rack = {i for g in rack_groups for i in g}
+        sets = [(s, axis) for s, axis in sets if not set(s) & on_rack]
+
+    placed = _placed_tiles(detections, centers, angles, sizes)
+    ordered: list[tuple[list[int], str, float]] = []
+    for members, axis in sets:
+        order, up_angle = _order(members, centers, angles, axis, orientation_known)
+        ordered.append((order, axis, up_angle))
+    tile_height = float(np.median(sizes[:, 1]))
+    ordered = [ordered[k] for k in _reading_order(ordered, centers, ordered_up(ordered, orientation_known),
+                                                   tile_height)]
+    # Tiles of a set share the set's orientation when it had to be estimated (one wrong neighbour guess
+    # must not turn a single tile of a row).
+    if not orientation_known:
+        for order, _, up_angle in ordered:
+            for i in order:
+                placed[i] = replace(placed[i], angle=up_angle)
+    return Layout(
+        table=tuple(tuple(placed[i] for i in order) for order, _, _ in ordered),
+        racks=tuple(tuple(placed[i] for i in g) for g in rack_groups),
+        set_axes=tuple(axis for _, axis, _ in ordered),
+        tile_height=tile_height,
+        orientation_known=orientation_known,
+    )
+
+
+def ordered_up(ordered: list[tuple[list[int], str, float]], orientation_known: bool) -> float:
+    """The table's up direction: the mean of its sets' ups, weighted by their size."""
+    if not ordered:
+        return 0.0
+    angles = np.concatenate([[up] * len(order) for order, _, up in ordered])
+    return circular_mean(angles, 360.0 if orientation_known else 180.0)
+
+
+def _reading_order(ordered: list[tuple[list[int], str, float]], centers: np.ndarray, table_up: float,
+                   tile_height: float) -> list[int]:
+    """Sets as the table's majority of tiles sees them: bands top to bottom, left to right in a band."""
+    right, up = direction_vectors(table_up)
+    mids = [centers[order].mean(axis=0) for order, _, _ in ordered]
+    down = [float(-(m @ up)) for m in mids]
+    across = [float(m @ right) for m in mids]
+    by_height = sorted(range(len(ordered)), key=lambda k: down[k])
+    bands: list[list[int]] = []
+    for k in by_height:
+        if bands and down[k] - down[bands[-1][0]] < 0.6 * tile_height:
+            bands[-1].append(k)
+        else:
+            bands.append([k])
+    return [k for band in bands for k in sorted(band, key=lambda k: across[k])]
+
+
+def _placed_tiles(detections: Detections, centers: np.ndarray, angles: np.ndarray,
+                  sizes: np.ndarray) -> list[PlacedTile]:
+    placed = []
+    for i in range(len(detections)):
+        cid = int(detections.class_id[i])
+        tile = None if cid == UNKNOWN_CLASS else tile_from_class_id(cid)
+        read_score = float(getattr(detections, "class_confidence", detections.confidence)[i])
+        placed.append(PlacedTile(
+            index=i,
+            tile=tile,
+            box=tuple(float(v) for v in detections.xyxy[i]),  # type: ignore[arg-type]
+            center=(float(centers[i, 0]), float(centers[i, 1])),
+            angle=float(angles[i]),
+            size=(float(sizes[i, 0]), float(sizes[i, 1])),
+            confidence=read_score if tile is not None else float(detections.confidence[i]),
+        ))
+    return placed
+
+
+def rebuild(
+    detections: Detections,
+    rules: Rules | None = None,
+    *,
+    image_size: tuple[int, int] | None = None,
+    params: LayoutParams | None = None,
+    doubt_below: float = 0.6,
+) -> Layout:
+    """Sets and racks from detections, judged by the rules, runner-up readings proposed for doubtful tiles.
+
+    Args:
+        detections: tiles found in one frame.
+        rules: the edition (default: standard).
+        image_size: `(width, height)` of the frame, for rack detection.
+        params: grouping tolerances.
+        doubt_below: a reading scored under this is doubtful.
+    """
+    from vision.correction import correct
+
+    layout = group(detections, image_size=image_size, params=params)
+    return correct(layout, detections, rules, doubt_below=doubt_below)
