@@ -103,6 +103,14 @@ class SetVerdict:
     def ambiguous(self) -> bool:
         return len(self.readings) > 1
 
+    @property
+    def reading(self) -> Reading | None:
+        """The reading the verdict reports (worth most), or None for an invalid set."""
+        for reading in self.readings:
+            if reading.kind == self.kind and reading.value == self.value:
+                return reading
+        return None
+
 
 def check_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> SetVerdict:
     """Decide whether `tiles`, in physical order, form a group, a run, or nothing valid."""

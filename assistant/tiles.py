@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ class Color(enum.Enum):
 
 
 COLORS: tuple[Color, ...] = (Color.BLACK, Color.BLUE, Color.RED, Color.ORANGE)
+_COLOR_ORDER = {color: index for index, color in enumerate(COLORS)}
 NUMBERS: tuple[int, ...] = tuple(range(1, 14))
 
 _COLOR_ALIASES = {"k": Color.BLACK, "b": Color.BLUE, "r": Color.RED, "o": Color.ORANGE, "y": Color.ORANGE}
@@ -41,9 +43,13 @@ _JOKER_ALIASES = {"j", "*", "joker"}
 _TILE_RE = re.compile(r"^([a-z])(\d+)$")
 
 
-@dataclass(frozen=True, order=True)
+@functools.total_ordering
+@dataclass(frozen=True)
 class Tile:
-    """One physical tile: a coloured number 1-13, or a joker (color and number are None)."""
+    """One physical tile: a coloured number 1-13, or a joker (color and number are None).
+
+    Tiles sort by colour (black, blue, red, orange), then number; jokers last.
+    """
 
     color: Color | None = None
     number: int | None = None
@@ -57,6 +63,18 @@ class Tile:
     @property
     def is_joker(self) -> bool:
         return self.color is None
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """(colour index in COLORS, number); jokers sort after every numbered tile."""
+        if self.color is None:
+            return (len(_COLOR_ORDER), 0)
+        return (_COLOR_ORDER[self.color], self.number or 0)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self.sort_key < other.sort_key
 
     @property
     def points(self) -> int:
