@@ -1,0 +1,225 @@
+"""Annotators: draw a layout's verdicts on a copy of the frame.
+
+`LayoutAnnotator().annotate(frame, layout)` boxes each set green (valid) or red (invalid) along the tiles'
+own orientation, labels it with its number and what it is (`red 4-5-6 · 15`) or why it fails, marks
+doubtful tiles amber with the proposed reading, outlines racks, and puts a one-line summary on top.
+Shapes are drawn with OpenCV; text with Pillow's built-in font (nothing is downloaded). The frame given is
+never changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.layout import Layout, PlacedTile, direction_vectors, reason_text
+
+# BGR colours (OpenCV order); text colours are converted where Pillow draws.
+GREEN = (72, 170, 46)
+RED = (60, 50, 220)
+AMBER = (0, 170, 255)
+SLATE = (170, 110, 60)
+WHITE = (255, 255, 255)
+INK = (40, 36, 32)
+
+
+def _rgb(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
+    return bgr[2], bgr[1], bgr[0]
+
+
+def set_label(index: int, tiles: tuple[PlacedTile, ...], verdict: Any) -> str:
+    """`3 · red 4-5-6 · 15` for a valid set, `3 · gap between 5 and 7` for an invalid one."""
+    if len(tiles) == 1:
+        return f"{index} · loose tile"
+    if verdict is None:
+        return f"{index} · not judged" if all(t.tile for t in tiles) else f"{index} · a tile was not read"
+    if verdict.valid:
+        readings = getattr(verdict, "readings", ())
+        best = max(readings, key=lambda r: r.value) if readings else None
+        what = best.describe() if best is not None else str(verdict.kind)
+        return f"{index} · {what} · {verdict.value}"
+    text = reason_text(getattr(verdict, "reasons", ())) or "not a set"
+    return f"{index} · {text if len(text) <= 48 else text[:46] + '…'}"
+
+
+def _oriented_box(tiles: tuple[PlacedTile, ...], angle: float, pad: float) -> np.ndarray:
+    """(4, 2) corners of the smallest box along `angle` holding every tile's corners, padded."""
+    right, up = direction_vectors(angle)
+    points = np.concatenate([t.corners() for t in tiles])
+    u, v = points @ right, points @ up
+    u0, u1, v0, v1 = u.min() - pad, u.max() + pad, v.min() - pad, v.max() + pad
+    return np.array([right * a + up * b for a, b in ((u0, v1), (u1, v1), (u1, v0), (u0, v0))])
+
+
+@dataclass
+class LayoutAnnotator:
+    """Draws a `Layout` on a BGR frame.
+
+    Attributes:
+        fill_alpha: opacity of the tint inside each set's box.
+        show_summary: draw the one-line summary bar at the top.
+    """
+
+    fill_alpha: float = 0.16
+    show_summary: bool = True
+
+    def annotate(self, frame: np.ndarray, layout: Layout) -> np.ndarray:
+        """A copy of `frame` (BGR uint8) with the layout's verdicts drawn on it."""
+        canvas = np.ascontiguousarray(frame).copy()
+        if canvas.ndim == 2:
+            canvas = cv2.cvtColor(canvas, cv2.COLOR_GRAY2BGR)
+        scale = max(canvas.shape[:2]) / 1000.0
+        line = max(2, round(3 * scale))
+        pad = max(3.0, 0.08 * layout.tile_height)
+        labels: list[tuple[str, np.ndarray, tuple[int, int, int]]] = []
+
+        tint = canvas.copy()
+        boxes = []
+        for index, tiles in enumerate(layout.table):
+            verdict = layout.verdicts[index] if index < len(layout.verdicts) else None
+            valid = verdict is not None and verdict.valid
+            colour = GREEN if valid else RED
+            angle = float(np.degrees(np.arctan2(
+                np.mean([np.sin(np.radians(t.angle)) for t in tiles]),
+                np.mean([np.cos(np.radians(t.angle)) for t in tiles]),
+            )))
+            box = _oriented_box(tiles, angle, pad)
+            boxes.append((box, colour, len(tiles) == 1))
+            cv2.fillPoly(tint, [np.round(box).astype(np.int32)], colour)
+            labels.append((set_label(index + 1, tiles, verdict), box, colour))
+        for rack_index, rack in enumerate(layout.racks):
+            angle = float(np.median([t.angle for t in rack]))
+            box = _oriented_box(rack, angle, pad)
+            boxes.append((box, SLATE, False))
+            known = [t.tile for t in rack if t.tile is not None]
+            points = sum(t.points for t in known)
+            jokers = sum(t.is_joker for t in known)
+            text = f"rack {rack_index + 1} · {len(rack)} tiles · {points} points" + (
+                f" + {jokers} joker{'s' if jokers > 1 else ''}" if jokers else "")
+            labels.append((text, box, SLATE))
+        cv2.addWeighted(tint, self.fill_alpha, canvas, 1 - self.fill_alpha, 0, dst=canvas)
+        for box, colour, loose in boxes:
+            pts = np.round(box).astype(np.int32)
+            if loose:
+                _dashed_polygon(canvas, pts, colour, line)
+            else:
+                cv2.polylines(canvas, [pts], True, colour, line, cv2.LINE_AA)
+
+        doubtful = [t for t in layout.all_tiles() if t.doubtful]
+        for tile in doubtful:
+            cv2.polylines(canvas, [np.round(tile.corners()).astype(np.int32)], True, AMBER,
+                          max(1, line - 1), cv2.LINE_AA)
+        return self._draw_text(canvas, layout, labels, doubtful, scale)
+
+    def _draw_text(self, canvas: np.ndarray, layout: Layout,
+                   labels: list[tuple[str, np.ndarray, tuple[int, int, int]]],
+                   doubtful: list[PlacedTile], scale: float) -> np.ndarray:
+        image = Image.fromarray(cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB))
+        draw = ImageDraw.Draw(image)
+        size = max(12, round(17 * scale))
+        font = ImageFont.load_default(size=size)
+        small = ImageFont.load_default(size=max(11, round(14 * scale)))
+        height, width = canvas.shape[:2]
+        top_margin = size * 2 if self.show_summary else 0
+        # Rectangles to keep clear: every set's and rack's box, then each label as it is placed.
+        taken = [(b[:, 0].min(), b[:, 1].min(), b[:, 0].max(), b[:, 1].max()) for _, b, _ in labels]
+        for text, box, colour in labels:
+            x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=font)
+            w, h = x1 - x0 + size, y1 - y0 + size // 2
+            x, y = _place_label(box, w, h, taken, width, height, top_margin)
+            taken.append((x, y, x + w, y + h))
+            draw.rounded_rectangle((x, y, x + w, y + h), radius=h // 3, fill=_rgb(colour))
+            draw.text((x + size // 2, y + size // 4 - y0), text, font=font, fill=_rgb(WHITE))
+
+        for tile in doubtful:
+            corner = tile.corners()[1]
+            badge = max(9, round(11 * scale))
+            cx, cy = float(corner[0]), float(corner[1])
+            draw.ellipse((cx - badge, cy - badge, cx + badge, cy + badge), fill=_rgb(AMBER),
+                         outline=_rgb(WHITE), width=max(1, round(scale * 1.5)))
+            draw.text((cx, cy), "?", font=small, fill=_rgb(INK), anchor="mm")
+            if tile.suggestion is not None:
+                text = f"{tile.token} -> {tile.suggestion}?"
+                draw.text((cx + badge + 3, cy), text, font=small, fill=_rgb(AMBER), anchor="lm",
+                          stroke_width=max(2, round(2 * scale)), stroke_fill=_rgb(INK))
+
+        if self.show_summary:
+            summary = self.summary(layout)
+            x0, y0, x1, y1 = draw.textbbox((0, 0), summary, font=font)
+            bar = Image.new("RGBA", image.size, (0, 0, 0, 0))
+            ImageDraw.Draw(bar).rectangle((0, 0, width, y1 - y0 + size), fill=(20, 20, 20, 170))
+            image = Image.alpha_composite(image.convert("RGBA"), bar).convert("RGB")
+            ImageDraw.Draw(image).text((size // 2, size // 2 - y0), summary, font=font, fill=(255, 255, 255))
+        return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+
+    @staticmethod
+    def summary(layout: Layout) -> str:
+        """`5 sets: 4 valid, 1 invalid · 2 loose tiles · 1 rack · 1 doubtful tile`."""
+        sets = [v for s, v in zip(layout.table, layout.verdicts or [None] * len(layout.table), strict=False)
+                if len(s) > 1]
+        valid = sum(1 for v in sets if v is not None and v.valid)
+        plural = "s" if len(sets) != 1 else ""
+        parts = [f"{len(sets)} set{plural}: {valid} valid, {len(sets) - valid} invalid"]
+        loose = len(layout.loose)
+        if loose:
+            parts.append(f"{loose} loose tile{'s' if loose > 1 else ''}")
+        if layout.racks:
+            parts.append(f"{len(layout.racks)} rack{'s' if len(layout.racks) > 1 else ''}")
+        doubtful = sum(t.doubtful for t in layout.all_tiles())
+        if doubtful:
+            parts.append(f"{doubtful} doubtful tile{'s' if doubtful > 1 else ''}")
+        parts.extend(layout.problems)
+        return " · ".join(parts)
+
+
+def _place_label(box: np.ndarray, w: float, h: float, taken: list[tuple[float, float, float, float]],
+                 width: int, height: int, top_margin: float) -> tuple[float, float]:
+    """Where a `w x h` label of a set's box covers least of other boxes and labels: above, below, beside."""
+    left, top = float(box[:, 0].min()), float(box[:, 1].min())
+    right, bottom = float(box[:, 0].max()), float(box[:, 1].max())
+    own = (left, top, right, bottom)
+    candidates = [
+        (left, top - h - 3), (left, bottom + 3), (right - w, top - h - 3), (right - w, bottom + 3),
+        (right + 3, top), (left - w - 3, top), (left, top - 2 * h - 6), (left, bottom + h + 6),
+    ]
+    best: tuple[float, float, float] | None = None
+    for order, (x, y) in enumerate(candidates):
+        x = float(np.clip(x, 2, max(2, width - w - 2)))
+        y = float(np.clip(y, top_margin + 2, max(top_margin + 2, height - h - 2)))
+        covered = sum(
+            max(0.0, min(x + w, bx1) - max(x, bx0)) * max(0.0, min(y + h, by1) - max(y, by0))
+            for bx0, by0, bx1, by1 in taken if (bx0, by0, bx1, by1) != own
+        )
+        # The label of a set should not cover the set itself either, but that matters less than others.
+        own_cover = max(0.0, min(x + w, right) - max(x, left)) * max(0.0, min(y + h, bottom) - max(y, top))
+        covered += 0.3 * own_cover
+        score = covered + order * 1e-3
+        if best is None or score < best[0]:
+            best = (score, x, y)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _dashed_polygon(canvas: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int], width: int) -> None:
+    dash = 4 * width
+    for a, b in zip(pts, np.roll(pts, -1, axis=0), strict=True):
+        length = float(np.linalg.norm(b - a))
+        steps = max(1, int(length // dash))
+        for k in range(0, steps, 2):
+            p = a + (b - a) * (k / steps)
+            q = a + (b - a) * (min(k + 1, steps) / steps)
+            cv2.line(canvas, tuple(int(v) for v in p), tuple(int(v) for v in q), colour, width, cv2.LINE_AA)
+
+
+def save_annotated(path: str, frame: np.ndarray, layout: Layout) -> None:
+    """Write the annotated frame as PNG (or any format OpenCV knows from the suffix).
+
+    Raises:
+        OSError: the file could not be written.
+    """
+    if not cv2.imwrite(path, LayoutAnnotator().annotate(frame, layout)):
+        raise OSError(f"could not write the annotated image to {path!r}")
