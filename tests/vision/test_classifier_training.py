@@ -1,0 +1,44 @@
+"""Training helpers of vision.train_classifier that need no torch: box jitter and orientation targets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classifier import decode_angle
+from vision.train_classifier import (
+    ANGLE_BINS,
+    BOX_JITTER_MAX,
+    angle_error_deg,
+    angle_soft_labels,
+    jitter_box,
+)
+
+
+def test_jittered_box_stays_within_the_cap_and_varies() -> None:
+    rng = np.random.default_rng(0)
+    box = (100.0, 200.0, 150.0, 270.0)
+    jittered = np.array([jitter_box(box, rng) for _ in range(500)])
+    width, height = 50.0, 70.0
+    limit = np.array([width, height, width, height]) * BOX_JITTER_MAX + 1e-9
+    assert (np.abs(jittered - np.array(box)) <= limit).all()
+    assert jittered.std(axis=0).min() > 0.5  # every edge moves
+    assert (jittered[:, 2] > jittered[:, 0]).all() and (jittered[:, 3] > jittered[:, 1]).all()
+
+
+@pytest.mark.parametrize("angle", [0.0, 10.0, 45.0, 90.0, 137.0, 180.0, 271.5, 359.0])
+def test_soft_labels_sum_to_one_and_decode_back(angle: float) -> None:
+    targets = angle_soft_labels(np.array([angle]))
+    assert targets.shape == (1, ANGLE_BINS)
+    assert targets.sum() == pytest.approx(1.0)
+    assert (targets > 0).sum() <= 2
+    assert angle_error_deg(decode_angle(targets), np.array([angle]))[0] < 0.5
+
+
+def test_angle_error_wraps_around() -> None:
+    assert angle_error_deg(np.array([350.0]), np.array([10.0]))[0] == pytest.approx(20.0)
+    assert angle_error_deg(np.array([0.0]), np.array([180.0]))[0] == pytest.approx(180.0)
+
+
+def test_decode_angle_of_no_tiles_is_empty() -> None:
+    assert decode_angle(np.zeros((0, ANGLE_BINS), dtype=np.float32)).shape == (0,)

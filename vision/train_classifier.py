@@ -1,0 +1,412 @@
+"""Train the crop classifier on rendered scenes and export it to ONNX (torch needed; inference is not).
+
+Recipe (the shipped model, see models/README.md "Crop classifier"):
+
+    python -m datasets.render --out data/render-cls --count 2000 --seed 11
+    python -m vision.train_classifier --render data/render-cls --crops data/cls_crops.npz \\
+        --out models/tile_classifier.onnx --epochs 14 --seed 0
+
+Crops are cut once with `vision.crops.cut_crop` around jittered ground-truth boxes (imitating detector
+boxes) and cached in `--crops`; training adds rotations by quarter turns, light/colour/blur/noise changes
+on the fly. Everything is seeded; runs on one CPU thread by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from assistant.tiles import CLASS_INDEX, CLASS_NAMES
+from vision.classifier import decode_angle
+from vision.crops import CROP_MARGIN, CROP_SIZE, cut_crop
+
+ANGLE_BINS = 8
+BOX_JITTER = 0.04  # standard deviation of each box edge's shift, as a fraction of the box's width/height
+BOX_JITTER_MAX = 0.12
+
+
+# ---------------------------------------------------------------- crop dataset
+
+
+def _scene_tiles(scene: dict[str, Any]) -> Iterator[tuple[int, tuple[float, float, float, float], float]]:
+    """(class id, xyxy box, angle) of every tile in a renderer scene record."""
+    for tile in scene["tiles"]:
+        cls = tile["class"]
+        class_id = CLASS_INDEX[cls] if isinstance(cls, str) else int(cls)
+        x1, y1, x2, y2 = (float(v) for v in tile["box"])
+        yield class_id, (x1, y1, x2, y2), float(tile.get("angle", 0.0))
+
+
+def jitter_box(box: tuple[float, float, float, float], rng: np.random.Generator) -> np.ndarray:
+    """The box with each edge moved by noise proportional to the box size, as a detector's box would be."""
+    x1, y1, x2, y2 = box
+    width, height = x2 - x1, y2 - y1
+    noise = np.clip(rng.normal(0.0, BOX_JITTER, 4), -BOX_JITTER_MAX, BOX_JITTER_MAX)
+    return np.array(
+        [x1 + noise[0] * width, y1 + noise[1] * height, x2 + noise[2] * width, y2 + noise[3] * height]
+    )
+
+
+def build_crop_dataset(render_dirs: list[Path], seed: int, copies: int = 1) -> dict[str, np.ndarray]:
+    """Cut `copies` jittered crops per tile from rendered scenes (`images/`, `scenes/`).
+
+    Returns arrays: crops (n,S,S,3) uint8 BGR, class_id (n,), angle (n,) degrees CCW, scene (n,) index.
+    """
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    class_ids: list[int] = []
+    angles: list[float] = []
+    scene_index: list[int] = []
+    scene_count = 0
+    for render_dir in render_dirs:
+        scene_files = sorted((render_dir / "scenes").glob("*.json"))
+        if not scene_files:
+            raise SystemExit(f"no scenes/*.json under {render_dir}")
+        for scene_file in scene_files:
+            scene = json.loads(scene_file.read_text())
+            image_path = render_dir / "images" / (scene_file.stem + ".jpg")
+            image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SystemExit(f"cannot read {image_path}")
+            for class_id, box, angle in _scene_tiles(scene):
+                for _ in range(copies):
+                    crops.append(cut_crop(image, jitter_box(box, rng)))
+                    class_ids.append(class_id)
+                    angles.append(angle)
+                    scene_index.append(scene_count)
+            scene_count += 1
+            if scene_count % 200 == 0:
+                print(f"crops: {scene_count} scenes, {len(crops)} crops", flush=True)
+    return {
+        "crops": np.stack(crops),
+        "class_id": np.array(class_ids, dtype=np.int64),
+        "angle": np.array(angles, dtype=np.float32),
+        "scene": np.array(scene_index, dtype=np.int64),
+    }
+
+
+def angle_soft_labels(angles_deg: np.ndarray, bins: int = ANGLE_BINS) -> np.ndarray:
+    """(n, bins) targets splitting each angle linearly between its two nearest bin centres."""
+    position = (np.asarray(angles_deg, dtype=np.float64) % 360.0) / (360.0 / bins)
+    lower = np.floor(position).astype(np.int64) % bins
+    upper_weight = position - np.floor(position)
+    targets = np.zeros((len(position), bins), dtype=np.float32)
+    rows = np.arange(len(position))
+    targets[rows, lower] = 1.0 - upper_weight
+    targets[rows, (lower + 1) % bins] += upper_weight
+    return targets
+
+
+# ---------------------------------------------------------------- model
+
+
+def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
+    """A small CNN for 64x64 crops (about 8M multiply-adds at width 16): class logits (53) and
+    orientation-bin logits. Strided early layers keep it cheap: a frame's 20-40 crops take a few ms."""
+    import torch
+    from torch import nn
+
+    def block(c_in: int, c_out: int, stride: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(c_in, c_out, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(c_out),
+            nn.ReLU(inplace=True),
+        )
+
+    chans = (width, 2 * width, 4 * width, 6 * width)
+
+    class TileNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(3, chans[0], stride=2),  # 32x32
+                block(chans[0], chans[1], stride=2),  # 16x16
+                block(chans[1], chans[1]),
+                nn.MaxPool2d(2),  # 8x8
+                block(chans[1], chans[2]),
+                block(chans[2], chans[2]),
+                nn.MaxPool2d(2),  # 4x4
+                block(chans[2], chans[3]),
+                nn.Flatten(),
+                nn.Dropout(0.2),
+            )
+            flat = chans[3] * (CROP_SIZE // 16) ** 2
+            self.classes = nn.Linear(flat, len(CLASS_NAMES))
+            self.angle = nn.Linear(flat, bins)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            features = self.features(x)
+            return self.classes(features), self.angle(features)
+
+    return TileNet()
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def augment_batch(crops_bgr: Any, angles: Any, generator: Any) -> tuple[Any, Any]:
+    """Quarter-turn rotations plus photometric noise on a uint8 (n,S,S,3) BGR batch.
+
+    Returns the model input (n,3,S,S) float in [-1,1] (RGB, as `crops_to_batch`) and the rotated angles.
+    """
+    import torch
+    import torch.nn.functional as F
+
+    n = crops_bgr.shape[0]
+    x = crops_bgr.flip(-1).permute(0, 3, 1, 2).float() / 255.0  # RGB, 0-1
+    turns = torch.randint(0, 4, (n,), generator=generator)
+    rotated = torch.empty_like(x)
+    for k in range(4):
+        mask = turns == k
+        if mask.any():
+            # torch.rot90 over (H, W) turns the picture counter-clockwise: the tile's up gains 90 deg per k.
+            rotated[mask] = torch.rot90(x[mask], k, dims=(2, 3))
+    x = rotated
+    angles = (angles + 90.0 * turns.float()) % 360.0
+
+    def uniform(low: float, high: float, *shape: int) -> torch.Tensor:
+        return low + (high - low) * torch.rand(*shape, generator=generator)
+
+    # Low resolution (small far tiles): down to a random size and back, for about a third of the batch.
+    low_res = torch.rand(n, generator=generator) < 0.35
+    if low_res.any():
+        side = int(torch.randint(14, 40, (1,), generator=generator))
+        small = F.interpolate(x[low_res], size=(side, side), mode="area")
+        x[low_res] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
+    # Blur (focus) for a fifth.
+    blurred = torch.rand(n, generator=generator) < 0.2
+    if blurred.any():
+        kernel = torch.tensor([1.0, 2.0, 1.0]) / 4.0
+        kernel2d = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3).contiguous()
+        x[blurred] = F.conv2d(F.pad(x[blurred], (1, 1, 1, 1), mode="replicate"), kernel2d, groups=3)
+    # Light: brightness, contrast, white balance (small per-channel gains: red/orange must stay apart),
+    # saturation, gamma.
+    gray = x.mean(dim=1, keepdim=True)
+    saturation = uniform(0.7, 1.3, n, 1, 1, 1)
+    x = gray + (x - gray) * saturation
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * uniform(0.7, 1.3, n, 1, 1, 1) + mean
+    x = x * uniform(0.65, 1.25, n, 1, 1, 1) * uniform(0.92, 1.08, n, 3, 1, 1)
+    x = x.clamp(0.0, 1.0) ** uniform(0.8, 1.25, n, 1, 1, 1)
+    x = x + torch.randn(x.shape, generator=generator) * uniform(0.0, 0.04, n, 1, 1, 1)
+    x = x.clamp(0.0, 1.0)
+    return (x * 255.0 - 127.5) / 127.5, angles
+
+
+# ---------------------------------------------------------------- training
+
+
+def angle_error_deg(predicted: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    diff = (np.asarray(predicted) - np.asarray(truth)) % 360.0
+    return np.minimum(diff, 360.0 - diff)
+
+
+def evaluate_arrays(model: Any, crops: np.ndarray, batch_size: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Class probabilities and angle probabilities of crops (uint8 BGR) under a torch model in eval mode."""
+    import torch
+
+    from vision.crops import crops_to_batch
+
+    model.eval()
+    class_out, angle_out = [], []
+    with torch.no_grad():
+        for start in range(0, len(crops), batch_size):
+            batch = torch.from_numpy(crops_to_batch(crops[start : start + batch_size]))
+            class_logits, angle_logits = model(batch)
+            class_out.append(torch.softmax(class_logits, 1).numpy())
+            angle_out.append(torch.softmax(angle_logits, 1).numpy())
+    return np.concatenate(class_out), np.concatenate(angle_out)
+
+
+def train(
+    data: dict[str, np.ndarray],
+    epochs: int,
+    seed: int,
+    batch_size: int = 128,
+    width: int = 16,
+    lr: float = 3e-3,
+    val_every: int = 20,
+) -> Any:
+    """Train on all scenes except every `val_every`-th (held out and reported each epoch)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    is_val = data["scene"] % val_every == 0
+    train_crops = torch.from_numpy(data["crops"][~is_val])
+    train_classes = torch.from_numpy(data["class_id"][~is_val])
+    train_angles = torch.from_numpy(data["angle"][~is_val].astype(np.float32))
+    val_crops, val_classes, val_angles = (
+        data["crops"][is_val],
+        data["class_id"][is_val],
+        data["angle"][is_val],
+    )
+    print(f"train {len(train_crops)} crops, held out {len(val_crops)}", flush=True)
+
+    model = build_model(width=width)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps_per_epoch = len(train_crops) // batch_size
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
+    started = time.time()
+    for epoch in range(epochs):
+        model.train()
+        order = torch.randperm(len(train_crops), generator=generator)
+        loss_sum = 0.0
+        for step in range(steps_per_epoch):
+            index = order[step * batch_size : (step + 1) * batch_size]
+            inputs, angles = augment_batch(train_crops[index], train_angles[index], generator)
+            angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
+            class_logits, angle_logits = model(inputs)
+            loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
+            loss = loss + 0.3 * F.cross_entropy(angle_logits, angle_targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            scheduler.step()
+            loss_sum += loss.item()
+            if step % 100 == 0:
+                print(
+                    f"epoch {epoch + 1}/{epochs} step {step}/{steps_per_epoch} "
+                    f"loss {loss_sum / (step + 1):.4f} {time.time() - started:.0f}s",
+                    flush=True,
+                )
+        class_probs, angle_probs = evaluate_arrays(model, val_crops)
+        accuracy = float((class_probs.argmax(1) == val_classes).mean()) if len(val_crops) else float("nan")
+        angle_err = angle_error_deg(decode_angle(angle_probs), val_angles)
+        print(
+            f"epoch {epoch + 1} done: loss {loss_sum / max(1, steps_per_epoch):.4f}, held-out accuracy "
+            f"{accuracy:.4f}, angle error median {np.median(angle_err):.1f} deg, >45 deg "
+            f"{float((angle_err > 45).mean()):.4f}, {time.time() - started:.0f}s",
+            flush=True,
+        )
+    model.eval()
+    return model
+
+
+# ---------------------------------------------------------------- export
+
+
+def export_onnx(model: Any, out_path: Path, metadata: dict[str, str]) -> None:
+    """Export with softmax outputs `class_probs` (n,53), `angle_probs` (n,bins); check onnxruntime agrees."""
+    import onnx
+    import onnxruntime as ort
+    import torch
+
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self, inner: torch.nn.Module) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            class_logits, angle_logits = self.inner(x)
+            return torch.softmax(class_logits, 1), torch.softmax(angle_logits, 1)
+
+    wrapped = WithSoftmax(model).eval()
+    example = torch.zeros(2, 3, CROP_SIZE, CROP_SIZE)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        wrapped,
+        (example,),
+        str(out_path),
+        input_names=["crops"],
+        output_names=["class_probs", "angle_probs"],
+        dynamic_axes={"crops": {0: "n"}, "class_probs": {0: "n"}, "angle_probs": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    proto = onnx.load(str(out_path))
+    for key, value in metadata.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(proto, str(out_path))
+
+    probe = torch.from_numpy(
+        np.random.default_rng(0).uniform(-1, 1, (5, 3, CROP_SIZE, CROP_SIZE)).astype(np.float32)
+    )
+    with torch.no_grad():
+        expected = [t.numpy() for t in wrapped(probe)]
+    session = ort.InferenceSession(str(out_path), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"crops": probe.numpy()})
+    worst = max(float(np.abs(e - g).max()) for e, g in zip(expected, got, strict=True))
+    if worst > 1e-4:
+        raise SystemExit(f"onnxruntime output differs from torch by {worst}")
+    print(
+        f"exported {out_path} ({out_path.stat().st_size / 1e6:.2f} MB), "
+        f"onnxruntime matches torch (max diff {worst:.1e})"
+    )
+
+
+# ---------------------------------------------------------------- CLI
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.train_classifier", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--render", type=Path, action="append", required=True, help="renderer output dir (repeatable)"
+    )
+    parser.add_argument(
+        "--crops", type=Path, default=Path("data/cls_crops.npz"), help="crop cache (made if absent)"
+    )
+    parser.add_argument("--copies", type=int, default=1, help="jittered crops per rendered tile")
+    parser.add_argument("--out", type=Path, default=Path("models/tile_classifier.onnx"))
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--width", type=int, default=16, help="channels of the first layer")
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    started = time.time()
+    if args.crops.exists():
+        with np.load(args.crops) as cached:
+            data = {key: cached[key] for key in cached.files}
+        print(f"loaded {len(data['crops'])} crops from {args.crops}", flush=True)
+    else:
+        data = build_crop_dataset(args.render, seed=args.seed, copies=args.copies)
+        args.crops.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(args.crops, **data)
+        print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
+    counts = np.bincount(data["class_id"], minlength=len(CLASS_NAMES))
+    print(
+        f"crops per class: min {counts.min()} ({CLASS_NAMES[counts.argmin()]}), max {counts.max()}",
+        flush=True,
+    )
+
+    model = train(
+        data, epochs=args.epochs, seed=args.seed, batch_size=args.batch_size, width=args.width, lr=args.lr
+    )
+    metadata = {
+        "crop_size": str(CROP_SIZE),
+        "crop_margin": str(CROP_MARGIN),
+        "angle_bins": str(ANGLE_BINS),
+        "class_names": ",".join(CLASS_NAMES),
+        "input": "BGR crop from vision.crops.cut_crop -> vision.crops.crops_to_batch (RGB, [-1, 1])",
+        "recipe": " ".join(
+            ["python -m vision.train_classifier", *(argv if argv is not None else sys.argv[1:])]
+        ),
+    }
+    export_onnx(model, args.out, metadata)
+    print(f"total {math.ceil((time.time() - started) / 60)} min", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
