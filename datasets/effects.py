@@ -1,0 +1,109 @@
+"""Photographic effects applied to a whole rendered frame: light, colour cast, glare, blur, noise.
+
+All functions take and return BGR float32 images in 0-1 (values may exceed 1 before the final clip).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from datasets.backgrounds import fractal_noise
+
+
+def light_falloff(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Uneven light: a gradient across the frame, a vignette and low-frequency variation."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * np.pi)
+    ramp = ((xx - w / 2) * np.cos(a) + (yy - h / 2) * np.sin(a)) / max(h, w)
+    gain = 1.0 + ramp * rng.uniform(0.0, 0.5)
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (0.25 * (w * w + h * h))
+    gain *= 1.0 - rng.uniform(0.0, 0.35) * r2
+    small = fractal_noise(rng, h // 8 + 1, w // 8 + 1, octaves=2, base_cells=2)
+    gain *= 1.0 + 0.08 * cv2.resize(small, (w, h))
+    return img * gain[..., None]
+
+
+def color_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """White balance of warm indoor light or cold daylight, and exposure."""
+    temperature = rng.normal(0.0, 0.07)  # >0 warm
+    gains = np.array([1 - temperature, 1.0 + rng.normal(0, 0.015), 1 + temperature], np.float32)
+    exposure = rng.uniform(0.72, 1.15)
+    return img * (gains * exposure)
+
+
+def hand_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The soft shadow of a hand or phone falling across part of the table."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    axes = (int(rng.uniform(0.1, 0.4) * w), int(rng.uniform(0.05, 0.2) * h))
+    cv2.ellipse(mask, (int(cx), int(cy)), axes, rng.uniform(0, 180), 0, 360, 255, -1)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), rng.uniform(15, 45))
+    return img * (1.0 - rng.uniform(0.2, 0.5) * soft)[..., None]
+
+
+def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's reflection: a bright soft spot."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(
+        mask,
+        (int(rng.uniform(0, w)), int(rng.uniform(0, h))),
+        (int(rng.uniform(0.03, 0.15) * w), int(rng.uniform(0.02, 0.1) * h)),
+        rng.uniform(0, 180),
+        0,
+        360,
+        255,
+        -1,
+    )
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), rng.uniform(8, 30))
+    return img + rng.uniform(0.15, 0.45) * soft[..., None]
+
+
+def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Defocus or hand shake."""
+    if rng.random() < 0.6:
+        return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.6))
+    length = int(rng.integers(3, 9))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    kernel /= max(1e-6, kernel.sum())
+    return cv2.filter2D(img, -1, kernel)
+
+
+def sensor_noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Luma and chroma noise, stronger in dark areas."""
+    h, w = img.shape[:2]
+    sigma = rng.uniform(0.003, 0.03)
+    luma = rng.standard_normal((h, w, 1)).astype(np.float32) * sigma
+    chroma = rng.standard_normal((h // 2 + 1, w // 2 + 1, 3)).astype(np.float32) * sigma * 0.5
+    chroma = cv2.resize(chroma, (w, h))
+    return img + (luma + chroma) * (1.2 - np.clip(img, 0, 1))
+
+
+def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A webcam's soft image: down- then upsample."""
+    h, w = img.shape[:2]
+    f = rng.uniform(0.45, 0.8)
+    small = cv2.resize(img, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def photograph(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Apply a random chain of the effects above, as a phone or webcam would."""
+    img = light_falloff(img, rng)
+    if rng.random() < 0.25:
+        img = hand_shadow(img, rng)
+    if rng.random() < 0.2:
+        img = glare(img, rng)
+    img = color_cast(img, rng)
+    if rng.random() < 0.2:
+        img = low_resolution(img, rng)
+    if rng.random() < 0.5:
+        img = blur(img, rng)
+    img = sensor_noise(img, rng)
+    return np.clip(img, 0.0, 1.0)

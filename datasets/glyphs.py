@@ -1,0 +1,227 @@
+"""Numeral and joker masks for tile faces: system bold fonts when present, drawn glyphs otherwise.
+
+Masks are float32 in 0-1, cached per (font, text, height), and have heavy, rounded strokes like the
+numerals printed on real tiles. The "1" is always drawn here: real tiles have a long flag that stock
+fonts lack.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+# Bold sans fonts from Debian packages (fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf). None is
+# required: without them the Pillow bundled font (dilated) or drawn Hershey strokes are used.
+_FONT_CANDIDATES: tuple[str, ...] = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf",
+    "/usr/share/fonts/truetype/freefont/FreeSansBold.ttf",
+)
+
+HERSHEY = "hershey"
+PILLOW_DEFAULT = "pillow-default"
+
+
+@functools.cache
+def available_fonts() -> tuple[str, ...]:
+    """Font keys usable on this machine: existing font files, then the two fallbacks that always work."""
+    found = [p for p in _FONT_CANDIDATES if os.path.exists(p)]
+    extra = os.environ.get("RUMMI_FONT_DIR")
+    if extra:
+        found += sorted(str(p) for p in Path(extra).glob("*.ttf"))
+    keys = list(found)
+    try:
+        from PIL import ImageFont
+
+        ImageFont.load_default(size=20)
+        keys.append(PILLOW_DEFAULT)
+    except (ImportError, TypeError, OSError):
+        pass
+    keys.append(HERSHEY)
+    return tuple(keys)
+
+
+def _tight(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask > 0.5)
+    if len(xs) == 0:
+        return mask
+    return mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def _round_strokes(mask: np.ndarray, height: int, weight: float) -> np.ndarray:
+    """Thicken by `weight` (fraction of glyph height) and round the corners: blur then re-threshold."""
+    pad = max(2, int(height * 0.15))
+    mask = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    radius = int(round(height * weight))
+    if radius > 0:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+        mask = cv2.dilate(mask, kernel)
+    sigma = max(0.6, height * 0.025)
+    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+    # A soft threshold keeps an antialiased edge.
+    mask = np.clip((mask - 0.5) * 3.0 + 0.5, 0.0, 1.0)
+    return _tight(mask)
+
+
+def _pillow_digit(font_key: str, char: str, height: int) -> np.ndarray:
+    from PIL import Image, ImageDraw, ImageFont
+
+    size = int(height * 1.45)
+    if font_key == PILLOW_DEFAULT:
+        font = ImageFont.load_default(size=size)
+    else:
+        font = ImageFont.truetype(font_key, size=size)
+    canvas = Image.new("L", (size * 2, size * 2), 0)
+    ImageDraw.Draw(canvas).text((size // 3, size // 4), char, fill=255, font=font)
+    mask = _tight(np.asarray(canvas, dtype=np.float32) / 255.0)
+    scale = height / max(1, mask.shape[0])
+    return cv2.resize(mask, (max(1, int(round(mask.shape[1] * scale))), height), interpolation=cv2.INTER_AREA)
+
+
+def _hershey_digit(char: str, height: int) -> np.ndarray:
+    scale = height / 22.0
+    thickness = max(2, int(height * 0.16))
+    (w, h), base = cv2.getTextSize(char, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
+    canvas = np.zeros((h + base + 2 * thickness, w + 2 * thickness), np.uint8)
+    cv2.putText(
+        canvas, char, (thickness, h + thickness), cv2.FONT_HERSHEY_DUPLEX, scale, 255, thickness, cv2.LINE_AA
+    )
+    mask = _tight(canvas.astype(np.float32) / 255.0)
+    s = height / max(1, mask.shape[0])
+    return cv2.resize(mask, (max(1, int(round(mask.shape[1] * s))), height), interpolation=cv2.INTER_AREA)
+
+
+def _drawn_one(height: int, flag: float, stroke: float) -> np.ndarray:
+    """The tile "1": a heavy stem with a long flag sloping down to the left from its top, no foot."""
+    scale = 4  # draw large, then downsample for antialiasing
+    h = height * scale
+    sw = stroke * h  # stem width
+    flag_len = flag * h
+    width = int(sw + flag_len * 0.95) + 2
+    canvas = np.zeros((h, width), np.uint8)
+    x_right = width - 1
+    x_left = x_right - sw
+    stem = np.array([[x_left, 0], [x_right, 0], [x_right, h - 1], [x_left, h - 1]], np.float32)
+    drop = flag_len * 0.62
+    flag_poly = np.array(
+        [
+            [x_left + sw * 0.1, 0],
+            [x_left, sw * 1.1 + drop * 0.35],
+            [x_left - flag_len * 0.9, drop + sw * 0.55],
+            [x_left - flag_len * 0.9, drop - sw * 0.45],
+        ],
+        np.float32,
+    )
+    cv2.fillPoly(canvas, [np.round(stem).astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.fillPoly(canvas, [np.round(flag_poly).astype(np.int32)], 255, cv2.LINE_AA)
+    mask = canvas.astype(np.float32) / 255.0
+    mask = _tight(mask)
+    return cv2.resize(mask, (max(1, mask.shape[1] // scale), height), interpolation=cv2.INTER_AREA)
+
+
+def digit_mask(font_key: str, char: str, height: int, weight: float = 0.03) -> np.ndarray:
+    """One numeral, `height` pixels tall, thickened by `weight` of its height and rounded."""
+    return _digit_mask_cached(font_key, char, int(height), round(weight, 3))
+
+
+@functools.cache
+def _digit_mask_cached(font_key: str, char: str, height: int, weight: float) -> np.ndarray:
+    if char == "1":
+        raw = _drawn_one(height, flag=0.42, stroke=0.2)
+    elif font_key == HERSHEY:
+        raw = _hershey_digit(char, height)
+    else:
+        raw = _pillow_digit(font_key, char, height)
+    mask = _round_strokes(raw, height, weight)
+    mask.setflags(write=False)
+    return mask
+
+
+def number_mask(
+    font_key: str, number: int, height: int, max_width: int, weight: float = 0.03, spacing: float = 0.06
+) -> np.ndarray:
+    """The whole numeral of a tile (one or two digits side by side), squeezed to fit `max_width`."""
+    parts = [digit_mask(font_key, ch, height, weight) for ch in str(number)]
+    gap = int(round(height * spacing))
+    total_w = sum(p.shape[1] for p in parts) + gap * (len(parts) - 1)
+    total_h = max(p.shape[0] for p in parts)
+    canvas = np.zeros((total_h, total_w), np.float32)
+    x = 0
+    for part in parts:
+        y = (total_h - part.shape[0]) // 2
+        canvas[y : y + part.shape[0], x : x + part.shape[1]] = np.maximum(
+            canvas[y : y + part.shape[0], x : x + part.shape[1]], part
+        )
+        x += part.shape[1] + gap
+    if total_w > max_width:
+        canvas = cv2.resize(canvas, (max_width, total_h), interpolation=cv2.INTER_AREA)
+    return canvas
+
+
+@functools.cache
+def joker_mask(size: int, variant: int) -> np.ndarray:
+    """A joker face in a circle, `size` pixels square; `variant` picks small drawing differences."""
+    scale = 3
+    s = size * scale
+    canvas = np.zeros((s, s), np.uint8)
+    c = s // 2
+    ring = max(2, int(s * 0.06))
+    r = s // 2 - ring
+    cv2.circle(canvas, (c, c), r, 255, ring, cv2.LINE_AA)
+    eye_y = int(c - r * 0.18)
+    eye_dx = int(r * 0.33)
+    eye_r = max(2, int(r * 0.13))
+    for side in (-1, 1):
+        if variant % 2 == 0:
+            cv2.circle(canvas, (c + side * eye_dx, eye_y), eye_r, 255, -1, cv2.LINE_AA)
+        else:
+            cv2.ellipse(
+                canvas,
+                (c + side * eye_dx, eye_y),
+                (eye_r + 2, eye_r),
+                0,
+                180,
+                360,
+                255,
+                max(2, eye_r // 2),
+                cv2.LINE_AA,
+            )
+        # Brows, cheeks: the real joker face is busy; a few strokes give that texture.
+        cv2.ellipse(
+            canvas,
+            (c + side * eye_dx, eye_y - eye_r * 2),
+            (eye_r * 2, eye_r),
+            0,
+            200,
+            340,
+            255,
+            max(2, eye_r // 2),
+            cv2.LINE_AA,
+        )
+    cv2.circle(canvas, (c, int(c + r * 0.05)), max(2, int(r * 0.08)), 255, -1, cv2.LINE_AA)  # nose
+    mouth_w = int(r * (0.5 if variant < 2 else 0.42))
+    cv2.ellipse(
+        canvas, (c, int(c + r * 0.2)), (mouth_w, int(r * 0.32)), 0, 15, 165, 255, max(3, ring), cv2.LINE_AA
+    )
+    if variant >= 2:  # a hat / hair line across the top
+        cv2.ellipse(
+            canvas,
+            (c, int(c - r * 0.55)),
+            (int(r * 0.6), int(r * 0.2)),
+            0,
+            180,
+            360,
+            255,
+            max(2, ring // 2),
+            cv2.LINE_AA,
+        )
+    mask = canvas.astype(np.float32) / 255.0
+    mask = cv2.resize(mask, (size, size), interpolation=cv2.INTER_AREA)
+    mask.setflags(write=False)
+    return mask

@@ -1,0 +1,351 @@
+"""Where tiles lie: table sets in rows, loose tiles, racks with two rows; all in world units (tile height 1).
+
+Nothing here draws. A layout is a list of `PlacedTile` (face corners in 3D) plus `Rack` bodies, with the
+ground truth of which tiles form which set (in the order the player laid them) and which rack row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assistant.tiles import COLORS, JOKER, NUMBERS, Tile
+
+TILE_THICKNESS = 0.2
+
+
+@dataclass
+class PlacedTile:
+    """One tile in the world. `corners` are the face's top-left, top-right, bottom-right, bottom-left."""
+
+    tile: Tile
+    corners: np.ndarray  # (4, 3)
+    normal: np.ndarray  # (3,) out of the face
+    on_rack: bool = False
+    set_index: int | None = None
+    rack_index: int | None = None
+
+
+@dataclass
+class Box:
+    """An axis-aligned box in a rack's frame, mapped to the world by the rack's transform."""
+
+    corners: np.ndarray  # (8, 3) world
+    color: np.ndarray  # BGR 0-1
+
+
+@dataclass
+class Rack:
+    boxes_behind: list[Box]  # drawn before the rack's tiles
+    boxes_front: list[Box]  # drawn after them (the front lip)
+    rows: list[list[int]]  # tile indices, top (back) row first, left to right
+    yaw_deg: float = 0.0  # direction of the rack's length; its player sits on the -y side of that frame
+
+
+@dataclass
+class Layout:
+    tiles: list[PlacedTile] = field(default_factory=list)
+    sets: list[list[int]] = field(default_factory=list)
+    racks: list[Rack] = field(default_factory=list)
+
+
+class Deck:
+    """Tiles to draw from: two copies of each face and two jokers, refilled when empty."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.counts: dict[Tile, int] = {}
+        self._refill()
+
+    def _refill(self) -> None:
+        for c in COLORS:
+            for n in NUMBERS:
+                self.counts[Tile(c, n)] = 2
+        self.counts[JOKER] = 2
+
+    def take(self, tile: Tile) -> bool:
+        if self.counts.get(tile, 0) <= 0:
+            return False
+        self.counts[tile] -= 1
+        return True
+
+    def draw(self) -> Tile:
+        left = [t for t, k in self.counts.items() if k > 0]
+        if not left:
+            self._refill()
+            left = list(self.counts)
+        tile = left[int(self.rng.integers(0, len(left)))]
+        self.counts[tile] -= 1
+        return tile
+
+    def random_set(self) -> list[Tile]:
+        """A run or group as players lay them (mostly valid, sometimes with a joker, rarely invalid)."""
+        rng = self.rng
+        for _ in range(20):
+            roll = rng.random()
+            if roll < 0.5:
+                length = int(rng.integers(3, 8)) if rng.random() < 0.85 else int(rng.integers(8, 14))
+                color = COLORS[int(rng.integers(0, 4))]
+                start = int(rng.integers(1, 15 - length))
+                tiles = [Tile(color, n) for n in range(start, start + length)]
+            elif roll < 0.92:
+                number = int(rng.integers(1, 14))
+                colors = list(rng.permutation(4))[: int(rng.integers(3, 5))]
+                tiles = [Tile(COLORS[c], number) for c in colors]
+            else:
+                tiles = [
+                    Tile(COLORS[int(rng.integers(0, 4))], int(rng.integers(1, 14)))
+                    for _ in range(int(rng.integers(2, 6)))
+                ]
+            if rng.random() < 0.12:
+                tiles[int(rng.integers(0, len(tiles)))] = JOKER
+            needed: dict[Tile, int] = {}
+            for t in tiles:
+                needed[t] = needed.get(t, 0) + 1
+            if all(self.counts.get(t, 0) >= k for t, k in needed.items()):
+                for t in tiles:
+                    self.take(t)
+                return tiles
+        return [self.draw() for _ in range(3)]
+
+
+def _rot2(deg: float) -> np.ndarray:
+    r = np.radians(deg)
+    return np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
+
+
+def table_tile(tile: Tile, center: np.ndarray, up_deg: float, aspect: float, z: float = 0.0) -> PlacedTile:
+    """A tile lying face up, its top pointing `up_deg` (counter-clockwise from +y) on the table."""
+    up = _rot2(up_deg) @ np.array([0.0, 1.0])
+    right = np.array([up[1], -up[0]])
+    hw, hh = aspect / 2, 0.5
+    c = np.asarray(center, float)
+    pts2 = [
+        c + up * hh - right * hw,
+        c + up * hh + right * hw,
+        c - up * hh + right * hw,
+        c - up * hh - right * hw,
+    ]
+    top = z + TILE_THICKNESS
+    corners = np.array([[p[0], p[1], top] for p in pts2])
+    return PlacedTile(tile=tile, corners=corners, normal=np.array([0.0, 0.0, 1.0]))
+
+
+def place_row(
+    layout: Layout,
+    tiles: list[Tile],
+    start: np.ndarray,
+    up_deg: float,
+    aspect: float,
+    rng: np.random.Generator,
+    set_index: int | None,
+    gap: float,
+) -> np.ndarray:
+    """Lay `tiles` touching, left to right as seen by the player; returns the point after the last one."""
+    up = _rot2(up_deg) @ np.array([0.0, 1.0])
+    right = np.array([up[1], -up[0]])
+    pos = np.asarray(start, float).copy()
+    indices = []
+    for tile in tiles:
+        center = pos + right * aspect / 2 + up * rng.normal(0, 0.015)
+        overlap_z = 0.0
+        placed = table_tile(tile, center, up_deg + rng.normal(0, 1.5), aspect, z=overlap_z)
+        placed.set_index = set_index
+        indices.append(len(layout.tiles))
+        layout.tiles.append(placed)
+        pos = pos + right * (aspect + max(0.0, gap + rng.normal(0, 0.01)))
+    if set_index is not None:
+        layout.sets.append(indices)
+    return pos
+
+
+def add_rack(
+    layout: Layout,
+    rows: list[list[Tile | None]],
+    origin: np.ndarray,
+    yaw_deg: float,
+    aspect: float,
+    rng: np.random.Generator,
+) -> None:
+    """A rack on the table: its front edge at `origin`, length along `yaw_deg`, the player in front (-y).
+
+    `rows[0]` is the back (upper) row; `None` leaves a slot empty.
+    """
+    slots = max(len(r) for r in rows)
+    length = slots * aspect + 0.5
+    lean = np.radians(rng.uniform(10, 22))
+    color = np.array([rng.uniform(0.05, 0.25)] * 3) * np.array(
+        [rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2)]
+    )
+    rot = np.eye(3)
+    rot[:2, :2] = _rot2(yaw_deg)
+    o = np.array([origin[0], origin[1], 0.0])
+
+    def world(p: np.ndarray) -> np.ndarray:
+        return p @ rot.T + o
+
+    def box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, shade: float) -> Box:
+        pts = np.array([[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float)
+        return Box(corners=world(pts), color=np.clip(color * shade, 0, 1))
+
+    step_h = rng.uniform(0.4, 0.55)
+    behind = [
+        box(0, length, -0.1, 1.6, 0.0, 0.12, 1.0),
+        box(0, length, 0.75, 1.6, 0.0, step_h, 1.1),
+        box(0, length, 1.45, 1.6, 0.0, step_h + rng.uniform(0.3, 0.6), 0.9),
+    ]
+    front = [box(0, length, -0.1, 0.02, 0.0, 0.22, 1.15)]
+    rack = Rack(boxes_behind=behind, boxes_front=front, rows=[], yaw_deg=yaw_deg)
+    up_local = np.array([0.0, np.sin(lean), np.cos(lean)])
+    normal_local = np.array([0.0, -np.cos(lean), np.sin(lean)])
+    bases = [(0.85, step_h), (0.06, 0.12)]  # (y, z) of the face's bottom edge: back row, front row
+    rack_index = len(layout.racks)
+    for row, (y0, z0) in zip(rows, bases, strict=False):
+        row_indices = []
+        x = 0.25 + (slots - len(row)) * aspect * 0.0
+        for tile in row:
+            if tile is not None:
+                bl = np.array([x, y0, z0])
+                br = bl + np.array([aspect, 0, 0])
+                tl, tr = bl + up_local, br + up_local
+                corners = world(np.array([tl, tr, br, bl]))
+                placed = PlacedTile(
+                    tile=tile, corners=corners, normal=rot @ normal_local, on_rack=True, rack_index=rack_index
+                )
+                row_indices.append(len(layout.tiles))
+                layout.tiles.append(placed)
+            x += aspect + max(0.0, rng.normal(0.01, 0.01))
+        rack.rows.append(row_indices)
+    layout.racks.append(rack)
+
+
+def _free(centers: list[np.ndarray], p: np.ndarray, min_dist: float) -> bool:
+    return all(np.hypot(*(p - c)) >= min_dist for c in centers)
+
+
+def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """A table mid-game: sets in rows with gaps between them, a few loose tiles, sometimes a rack."""
+    layout = Layout()
+    n_sets = int(rng.integers(2, 11))
+    max_row = rng.uniform(9, 20) * aspect
+    set_gap = rng.uniform(0.25, 1.0) * aspect
+    row_step = rng.uniform(1.12, 1.6)
+    tight = rng.random() < 0.5
+    x, y = 0.0, 0.0
+    base_up = rng.normal(0, 4)
+    for _ in range(n_sets):
+        tiles = deck.random_set()
+        width = len(tiles) * aspect
+        if x > 0 and x + width > max_row:
+            x, y = 0.0, y - row_step
+        if rng.random() < 0.12:  # a set laid by a player on another side of the table
+            up = base_up + float(rng.choice([90.0, 180.0, 270.0])) + rng.normal(0, 3)
+        else:
+            up = base_up + rng.normal(0, 2.5)
+        start = np.array([x, y + rng.normal(0, 0.05)])
+        gap = 0.0 if tight else rng.uniform(0.0, 0.06)
+        place_row(layout, tiles, start, up, aspect, rng, set_index=len(layout.sets), gap=gap)
+        x += width + set_gap * rng.uniform(0.6, 1.4)
+    _add_loose(layout, rng, deck, aspect, int(rng.integers(0, 8)))
+    if rng.random() < 0.25:
+        pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
+        lo = pts.min(axis=0)
+        rows = [[deck.draw() for _ in range(int(rng.integers(3, 14)))] for _ in range(2)]
+        add_rack(layout, rows, np.array([lo[0], lo[1] - 2.5]), rng.normal(0, 5), aspect, rng)
+    return layout
+
+
+def _add_loose(
+    layout: Layout,
+    rng: np.random.Generator,
+    deck: Deck,
+    aspect: float,
+    count: int,
+    area: tuple[np.ndarray, np.ndarray] | None = None,
+) -> None:
+    if layout.tiles:
+        pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
+        lo, hi = pts.min(axis=0) - 1.5, pts.max(axis=0) + 1.5
+    else:
+        lo, hi = np.array([-3.0, -3.0]), np.array([3.0, 3.0])
+    if area is not None:
+        lo, hi = area
+    centers = [t.corners[:, :2].mean(axis=0) for t in layout.tiles]
+    for _ in range(count):
+        for _attempt in range(30):
+            p = rng.uniform(lo, hi)
+            if _free(centers, p, 1.05):
+                break
+        centers.append(p)
+        layout.tiles.append(table_tile(deck.draw(), p, rng.uniform(0, 360), aspect))
+
+
+def scatter_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """Many loose tiles at any rotation, as poured out of the box."""
+    layout = Layout()
+    n = int(rng.integers(15, 61))
+    side = np.sqrt(n / rng.uniform(0.15, 0.45))
+    half = np.array([side * rng.uniform(0.6, 0.8), side * rng.uniform(0.45, 0.6)])
+    _add_loose(layout, rng, deck, aspect, n, (-half, half))
+    return layout
+
+
+def closeup_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """A few large tiles: short touching rows and singles, any rotation, sometimes overlapping."""
+    layout = Layout()
+    n_groups = int(rng.integers(2, 6))
+    base_up = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 5)
+    for g in range(n_groups):
+        center = np.array([(g % 3) * 3.3 * aspect, -(g // 3) * 1.5]) + rng.normal(0, 0.3, 2)
+        if rng.random() < 0.5:
+            tiles = deck.random_set()[: int(rng.integers(2, 5))]
+            place_row(
+                layout,
+                tiles,
+                center,
+                base_up + rng.normal(0, 8),
+                aspect,
+                rng,
+                set_index=len(layout.sets),
+                gap=rng.uniform(0.0, 0.03),
+            )
+        else:
+            for k in range(int(rng.integers(1, 3))):
+                z = TILE_THICKNESS if rng.random() < 0.15 else 0.0
+                p = center + np.array([k * aspect * 1.3, 0]) + rng.normal(0, 0.2, 2)
+                layout.tiles.append(table_tile(deck.draw(), p, rng.uniform(0, 360), aspect, z=z))
+    return layout
+
+
+def rack_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """One or two racks seen from the player's side, and some sets on the table in front."""
+    layout = Layout()
+    n_racks = 1 if rng.random() < 0.75 else 2
+    for r in range(n_racks):
+        slots = int(rng.integers(8, 16))
+        rows: list[list[Tile | None]] = []
+        for _ in range(2):
+            count = int(rng.integers(2, slots + 1))
+            row: list[Tile | None] = [deck.draw() for _ in range(count)]
+            while len(row) < slots and rng.random() < 0.3:
+                row.insert(int(rng.integers(0, len(row) + 1)), None)
+            rows.append(row)
+        add_rack(layout, rows, np.array([r * (slots * aspect + 1.5), 0.0]), rng.normal(0, 4), aspect, rng)
+    if rng.random() < 0.7:
+        x = 0.0
+        for _ in range(int(rng.integers(1, 5))):
+            tiles = deck.random_set()
+            # Sets lie between the rack and the middle of the table, i.e. behind the rack (+y).
+            place_row(
+                layout,
+                tiles,
+                np.array([x, rng.uniform(2.5, 4.5)]),
+                rng.normal(0, 4),
+                aspect,
+                rng,
+                set_index=len(layout.sets),
+                gap=rng.uniform(0, 0.04),
+            )
+            x += len(tiles) * aspect + rng.uniform(0.3, 1.0)
+    return layout

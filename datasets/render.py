@@ -1,0 +1,190 @@
+"""Write N rendered scenes, reproducibly from a seed, in parallel.
+
+    python -m datasets.render --out data/train --count 5000 --seed 1 [--workers 2] [--size 1024]
+
+Writes `images/NNNNNN.jpg`, `labels/NNNNNN.txt` (YOLO: `class cx cy w h`, normalised, classes in
+`assistant.tiles.CLASS_NAMES` order), `scenes/NNNNNN.json` (ground truth), `data.yaml` (for ultralytics)
+and `contact_sheet.png` (the first scenes with their boxes, for a person to look at).
+Scene i depends only on (seed, i), not on the number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.tiles import CLASS_NAMES
+from datasets.scene import SCENE_KINDS, SceneTruth, render_scene
+
+
+def scene_rng(seed: int, index: int) -> np.random.Generator:
+    """The generator of scene `index` in the run with `seed`."""
+    return np.random.default_rng(np.random.SeedSequence([seed, index]))
+
+
+def render_indexed(
+    seed: int, index: int, long_side: int = 1024, kind: str | None = None
+) -> tuple[np.ndarray, SceneTruth, int]:
+    """Scene `index` of run `seed`: (image, truth, JPEG quality to save it with)."""
+    rng = scene_rng(seed, index)
+    img, truth = render_scene(rng, long_side=long_side, kind=kind)
+    quality = int(rng.integers(55, 96))
+    return img, truth, quality
+
+
+def save_scene(out: Path, index: int, img: np.ndarray, truth: SceneTruth, quality: int) -> None:
+    name = f"{index:06d}"
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise OSError(f"could not encode scene {name} as JPEG")
+    (out / "images" / f"{name}.jpg").write_bytes(buf.tobytes())
+    lines = truth.yolo_lines()
+    (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    (out / "scenes" / f"{name}.json").write_text(json.dumps(truth.to_json(), separators=(",", ":")))
+
+
+def _work(job: tuple[str, int, int, int, str | None]) -> tuple[int, int]:
+    out, seed, index, long_side, kind = job
+    cv2.setNumThreads(1)
+    img, truth, quality = render_indexed(seed, index, long_side, kind)
+    save_scene(Path(out), index, img, truth, quality)
+    return index, sum(t.labelled for t in truth.tiles)
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    elapsed = time.monotonic() - started
+    rate = done / elapsed if elapsed > 0 else 0.0
+    width = 30
+    filled = int(width * done / max(1, total))
+    eta = (total - done) / rate if rate > 0 else 0.0
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {rate:.2f} scenes/s eta {eta:.0f}s"
+    )
+    sys.stderr.flush()
+
+
+def _run_jobs(jobs: list[tuple[str, int, int, int, str | None]], workers: int) -> Iterator[tuple[int, int]]:
+    if workers <= 1:
+        for job in jobs:
+            yield _work(job)
+        return
+    ctx = mp.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap_unordered(_work, jobs, chunksize=1)
+
+
+def write_data_yaml(out: Path) -> None:
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES))
+    (out / "data.yaml").write_text(
+        f"# Rendered by datasets.render; classes in assistant.tiles.CLASS_NAMES order.\n"
+        f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n"
+    )
+
+
+def contact_sheet(out: Path, indices: list[int], columns: int = 4, cell: int = 480) -> Path:
+    """A grid of the given scenes with their labelled boxes, written to `out/contact_sheet.png`."""
+    cells = []
+    for index in indices:
+        name = f"{index:06d}"
+        img = cv2.imread(str(out / "images" / f"{name}.jpg"))
+        scene = json.loads((out / "scenes" / f"{name}.json").read_text())
+        for t in scene["tiles"]:
+            if not t["labelled"]:
+                continue
+            x1, y1, x2, y2 = (int(round(v)) for v in t["box"])
+            color = (0, 200, 0) if not t["on_rack"] else (255, 160, 0)
+            cv2.rectangle(img, (x1, y1), (x2, y2), color, 2)
+            cv2.putText(
+                img,
+                t["token"],
+                (x1 + 2, y1 + 14),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.5,
+                (255, 0, 255),
+                1,
+                cv2.LINE_AA,
+            )
+        scale = cell / max(img.shape[:2])
+        img = cv2.resize(
+            img, (int(img.shape[1] * scale), int(img.shape[0] * scale)), interpolation=cv2.INTER_AREA
+        )
+        canvas = np.full((cell, cell, 3), 40, np.uint8)
+        canvas[: img.shape[0], : img.shape[1]] = img
+        cells.append(canvas)
+    while len(cells) % columns:
+        cells.append(np.full((cell, cell, 3), 40, np.uint8))
+    rows = [np.hstack(cells[i : i + columns]) for i in range(0, len(cells), columns)]
+    path = out / "contact_sheet.png"
+    cv2.imwrite(str(path), np.vstack(rows))
+    return path
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m datasets.render", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, type=Path, help="output folder (created)")
+    p.add_argument("--count", required=True, type=int, help="number of scenes")
+    p.add_argument("--seed", type=int, default=0, help="run seed; scene i depends only on (seed, i)")
+    p.add_argument("--start", type=int, default=0, help="index of the first scene (to extend a run)")
+    p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--size", type=int, default=1024, help="long side of the images in pixels (default 1024)")
+    p.add_argument(
+        "--kind", choices=SCENE_KINDS, default=None, help="only this kind of scene (default: a mix)"
+    )
+    p.add_argument("--sheet", type=int, default=16, help="scenes on the contact sheet (0: none)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    problems = []
+    if args.count < 1:
+        problems.append(f"--count must be at least 1, got {args.count}")
+    if args.workers < 1:
+        problems.append(f"--workers must be at least 1, got {args.workers}")
+    if not 128 <= args.size <= 4096:
+        problems.append(f"--size must be 128-4096 pixels, got {args.size}")
+    if args.start < 0 or args.seed < 0:
+        problems.append("--start and --seed must not be negative")
+    if problems:
+        print("error: " + "; ".join(problems), file=sys.stderr)
+        return 2
+    out: Path = args.out
+    try:
+        for sub in ("images", "labels", "scenes"):
+            (out / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"error: cannot create output folder {str(out)!r}: {exc}", file=sys.stderr)
+        return 2
+    write_data_yaml(out)
+    indices = list(range(args.start, args.start + args.count))
+    jobs = [(str(out), args.seed, i, args.size, args.kind) for i in indices]
+    started = time.monotonic()
+    labelled = 0
+    for done, (_, n) in enumerate(_run_jobs(jobs, args.workers), start=1):
+        labelled += n
+        if not args.quiet:
+            _progress(done, len(jobs), started)
+    elapsed = time.monotonic() - started
+    if not args.quiet:
+        sys.stderr.write("\n")
+    if args.sheet > 0:
+        contact_sheet(out, indices[: args.sheet])
+    print(
+        f"wrote {len(jobs)} scenes ({labelled} labelled tiles) to {out} in {elapsed:.1f}s "
+        f"({len(jobs) / elapsed:.2f} scenes/s, {args.workers} workers)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

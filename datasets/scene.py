@@ -1,0 +1,432 @@
+"""Scene composer: a layout of tiles (and racks) seen by a camera, drawn with shadows, distractors and
+photographic effects, with exact ground truth.
+
+`render_scene(rng)` is the whole pipeline; it is deterministic for a given generator state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from assistant.tiles import CLASS_INDEX, Tile, class_name
+from datasets import layouts as lay
+from datasets.backgrounds import table_surface
+from datasets.camera import Camera
+from datasets.distractors import add_distractors
+from datasets.effects import photograph
+from datasets.tile_face import Edition, render_face
+
+SCENE_KINDS: tuple[str, ...] = ("game", "scatter", "closeup", "rack")
+_KIND_WEIGHTS = np.array([0.4, 0.2, 0.15, 0.25])
+
+MIN_VISIBLE_FOR_LABEL = 0.3
+"""A tile gets a YOLO label when at least this fraction of its face is in the frame and not covered."""
+
+BACKGROUND = -1
+RACK_BODY = -3
+
+
+@dataclass
+class TileTruth:
+    """Ground truth of one tile in a rendered frame (pixels of that frame)."""
+
+    tile: Tile
+    corners: np.ndarray  # (4, 2) face corners: top-left, top-right, bottom-right, bottom-left of the tile
+    box: tuple[float, float, float, float]  # face's axis-aligned box, clipped to the frame
+    angle: float  # direction of the tile's up, degrees counter-clockwise, 0 = upright
+    on_rack: bool
+    set_index: int | None
+    rack_index: int | None
+    visible_fraction: float
+    labelled: bool
+
+    @property
+    def class_id(self) -> int:
+        return CLASS_INDEX[class_name(self.tile)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "class": class_name(self.tile),
+            "class_id": self.class_id,
+            "token": str(self.tile),
+            "box": [round(v, 2) for v in self.box],
+            "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in self.corners],
+            "angle": round(self.angle, 2),
+            "on_rack": self.on_rack,
+            "set_index": self.set_index,
+            "rack_index": self.rack_index,
+            "visible_fraction": round(self.visible_fraction, 3),
+            "labelled": self.labelled,
+        }
+
+
+@dataclass
+class SceneTruth:
+    width: int
+    height: int
+    kind: str
+    tiles: list[TileTruth] = field(default_factory=list)
+    sets: list[list[int]] = field(default_factory=list)
+    racks: list[list[int]] = field(default_factory=list)
+    rack_rows: list[list[list[int]]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "kind": self.kind,
+            "tiles": [t.to_json() for t in self.tiles],
+            "sets": self.sets,
+            "racks": self.racks,
+            "rack_rows": self.rack_rows,
+        }
+
+    def yolo_lines(self) -> list[str]:
+        """`class cx cy w h` (normalised) for each labelled tile, in the order of `tiles`."""
+        lines = []
+        for t in self.tiles:
+            if not t.labelled:
+                continue
+            x1, y1, x2, y2 = t.box
+            lines.append(
+                f"{t.class_id} {(x1 + x2) / 2 / self.width:.6f} {(y1 + y2) / 2 / self.height:.6f} "
+                f"{(x2 - x1) / self.width:.6f} {(y2 - y1) / self.height:.6f}"
+            )
+        return lines
+
+    def to_detections(self) -> Any:
+        """The labelled tiles as `vision.detections.Detections` (confidence 1)."""
+        from vision.detections import Detections
+
+        kept = [t for t in self.tiles if t.labelled]
+        return Detections(
+            xyxy=np.array([t.box for t in kept], np.float32).reshape(-1, 4),
+            confidence=np.ones(len(kept), np.float32),
+            class_id=np.array([t.class_id for t in kept], np.int64),
+            class_confidence=np.ones(len(kept), np.float32),
+            angle=np.array([t.angle for t in kept], np.float32),
+        )
+
+
+def _frame_size(rng: np.random.Generator, long_side: int) -> tuple[int, int]:
+    ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.72, 0.2, 0.08]))
+    short = int(round(long_side / ratio))
+    if rng.random() < 0.25:
+        return short, long_side  # portrait: width, height
+    return long_side, short
+
+
+def _outline(corners: np.ndarray, radius: float, steps: int = 4) -> np.ndarray:
+    """Points along the rounded outline of a rectangular face given by its 4 corners in 3D."""
+    tl, tr, _br, bl = corners
+    right = tr - tl
+    down = bl - tl
+    ru = radius
+    rv = radius * np.linalg.norm(right) / max(1e-9, np.linalg.norm(down))
+    pts = []
+    for (cu, cv), start in (((ru, rv), 180), ((1 - ru, rv), 270), ((1 - ru, 1 - rv), 0), ((ru, 1 - rv), 90)):
+        for k in range(steps + 1):
+            a = math.radians(start + 90 * k / steps)
+            pts.append(tl + right * (cu + ru * math.cos(a)) + down * (cv + rv * math.sin(a)))
+    return np.array(pts)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    return cv2.convexHull(np.asarray(points, np.float32)).reshape(-1, 2)
+
+
+def _fill(canvas: np.ndarray, poly: np.ndarray, value: Any, antialias: bool = True) -> None:
+    pts = [np.round(np.asarray(poly) * 4).astype(np.int32)]
+    cv2.fillPoly(canvas, pts, value, cv2.LINE_AA if antialias else cv2.LINE_8, shift=2)
+
+
+class _Painter:
+    """Draws tiles and rack parts into one frame, keeping an owner map of who is visible where."""
+
+    def __init__(
+        self, img: np.ndarray, camera: Camera, edition: Edition, light: np.ndarray, rng: np.random.Generator
+    ) -> None:
+        self.img = img
+        self.owner = np.full(img.shape[:2], BACKGROUND, np.int32)
+        self.camera = camera
+        self.edition = edition
+        self.light = light
+        self.rng = rng
+        self.h, self.w = img.shape[:2]
+
+    def lambert(self, normal: np.ndarray) -> float:
+        return 0.72 + 0.38 * max(0.0, float(normal @ self.light))
+
+    def box(self, box: lay.Box) -> None:
+        c = box.corners  # index bits: x (1), y (2), z (4)
+        faces = [(0, 1, 3, 2), (4, 5, 7, 6), (0, 1, 5, 4), (2, 3, 7, 6), (0, 2, 6, 4), (1, 3, 7, 5)]
+        center = c.mean(axis=0)
+        drawn = []
+        for f in faces:
+            quad = c[list(f)]
+            fc = quad.mean(axis=0)
+            n = np.cross(quad[1] - quad[0], quad[3] - quad[0])
+            if np.linalg.norm(n) < 1e-9:
+                continue
+            n /= np.linalg.norm(n)
+            if n @ (fc - center) < 0:
+                n = -n
+            if n @ (self.camera.center - fc) <= 0:
+                continue
+            drawn.append((float(self.camera.depth(fc[None])[0]), quad, n))
+        for _, quad, n in sorted(drawn, key=lambda d: -d[0]):
+            poly = self.camera.project(quad)
+            color = np.clip(box.color * self.lambert(n), 0, 1)
+            _fill(self.img, poly, color.tolist())
+            _fill(self.owner, poly, RACK_BODY, antialias=False)
+
+    def tile(self, index: int, placed: lay.PlacedTile) -> None:
+        cam = self.camera
+        ed = self.edition
+        thickness = lay.TILE_THICKNESS
+        radius = ed.corner_radius
+        face_outline = _outline(placed.corners, radius)
+        back_outline = face_outline - placed.normal * thickness
+        hull = _hull(cam.project(np.concatenate([face_outline, back_outline])))
+        side = np.clip(
+            ed.side_bgr * self.lambert(np.array([0.3, -0.3, 0.4])) * self.rng.uniform(0.9, 1.05), 0, 1
+        )
+        _fill(self.img, hull, side.tolist())
+        cv2.polylines(
+            self.img,
+            [np.round(hull * 4).astype(np.int32)],
+            True,
+            (side * 0.6).tolist(),
+            1,
+            cv2.LINE_AA,
+            shift=2,
+        )
+        _fill(self.owner, hull, index, antialias=False)
+
+        face_center = placed.corners.mean(axis=0)
+        if placed.normal @ (cam.center - face_center) <= 0:
+            return
+        quad = cam.project(placed.corners)
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(self.w, x1), min(self.h, y1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        edge = max(
+            np.linalg.norm(quad[0] - quad[3]),
+            np.linalg.norm(quad[1] - quad[2]),
+            (np.linalg.norm(quad[0] - quad[1]) + np.linalg.norm(quad[3] - quad[2])) / 2 / ed.aspect,
+        )
+        tex_h = int(np.clip(math.ceil(edge * 1.25 / 8) * 8, 24, 320))
+        face, alpha = render_face(placed.tile, ed, tex_h, self.rng)
+        th, tw = alpha.shape
+        src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+        m = cv2.getPerspectiveTransform(src, (quad - np.array([x0, y0])).astype(np.float32))
+        size = (x1 - x0, y1 - y0)
+        warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        a = cv2.warpPerspective(alpha, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[
+            ..., None
+        ]
+        warped *= self.lambert(placed.normal)
+        roi = self.img[y0:y1, x0:x1]
+        roi *= 1.0 - a
+        roi += warped * a
+
+    def shadows(self, layout: lay.Layout, tile_px: float) -> None:
+        """Cast shadows of tiles and racks onto the table along the light, then darken the frame."""
+        mask = np.zeros((self.h, self.w), np.uint8)
+        contact = np.zeros((self.h, self.w), np.uint8)
+        light = self.light
+        solids = []
+        for t in layout.tiles:
+            solids.append(np.concatenate([t.corners, t.corners - t.normal * lay.TILE_THICKNESS]))
+        for rack in layout.racks:
+            solids.extend(b.corners for b in rack.boxes_behind + rack.boxes_front)
+        for pts in solids:
+            ground = pts - light[None, :] * (pts[:, 2:3] / max(0.2, light[2]))
+            ground[:, 2] = 0.0
+            base = pts.copy()
+            base[:, 2] = 0.0
+            _fill(mask, _hull(self.camera.project(np.concatenate([ground, base]))), 255)
+            _fill(contact, _hull(self.camera.project(base)), 255)
+        soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(1.0, tile_px * 0.06))
+        tight = cv2.GaussianBlur(contact.astype(np.float32) / 255.0, (0, 0), max(1.0, tile_px * 0.05))
+        strength = self.rng.uniform(0.25, 0.5)
+        self.img *= (1.0 - strength * soft - 0.25 * tight).clip(0.2, 1.0)[..., None]
+
+
+def _pick_kind(rng: np.random.Generator, kind: str | None) -> str:
+    if kind is not None:
+        if kind not in SCENE_KINDS:
+            raise ValueError(f"unknown scene kind {kind!r} (use one of {', '.join(SCENE_KINDS)})")
+        return kind
+    return SCENE_KINDS[int(rng.choice(len(SCENE_KINDS), p=_KIND_WEIGHTS / _KIND_WEIGHTS.sum()))]
+
+
+def _layout_points(layout: lay.Layout) -> np.ndarray:
+    pts = [t.corners for t in layout.tiles]
+    for rack in layout.racks:
+        pts.extend(b.corners for b in rack.boxes_behind)
+    return np.concatenate(pts)
+
+
+def _place_camera(rng: np.random.Generator, layout: lay.Layout, kind: str, width: int, height: int) -> Camera:
+    pts = _layout_points(layout)
+    target = (pts.min(axis=0) + pts.max(axis=0)) / 2
+    target[2] = 0.0
+    radius = float(np.linalg.norm(pts[:, :2].max(axis=0) - pts[:, :2].min(axis=0))) / 2 + 0.5
+    hfov = math.radians(rng.uniform(50, 72))
+    focal = max(width, height) / 2 / math.tan(hfov / 2)
+    vfov_half = math.degrees(math.atan(min(width, height) / 2 / focal))
+    if kind == "rack":
+        azimuth = layout.racks[0].yaw_deg - 90 + rng.normal(0, 18)
+        elevation = rng.uniform(max(28.0, vfov_half + 10), 60)
+    else:
+        azimuth = rng.uniform(0, 360)
+        elevation = float(np.clip(90 - abs(rng.normal(0, 22)), max(38.0, vfov_half + 10), 90))
+    roll = rng.normal(0, 4) + (float(rng.choice([-90.0, 90.0])) if rng.random() < 0.08 else 0.0)
+    distance = radius / math.tan(hfov / 2) * rng.uniform(1.0, 1.4)
+    camera = Camera.looking_at(target, distance, azimuth, elevation, roll, focal, 0.0, 0.0)
+
+    proj = camera.project(pts)
+    lo, hi = proj.min(axis=0), proj.max(axis=0)
+    fill = rng.uniform(0.6, 1.0) if rng.random() < 0.8 else rng.uniform(1.0, 1.35)
+    scale = min(width * fill / max(1e-6, hi[0] - lo[0]), height * fill / max(1e-6, hi[1] - lo[1]))
+    center = (lo + hi) / 2 * scale
+    dx = width / 2 + rng.normal(0, 0.05) * width - center[0]
+    dy = height / 2 + rng.normal(0, 0.05) * height - center[1]
+    camera.zoom_and_shift(scale, dx, dy)
+    return camera
+
+
+def _background(
+    rng: np.random.Generator, camera: Camera, layout: lay.Layout, width: int, height: int
+) -> np.ndarray:
+    pts = _layout_points(layout)[:, :2]
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    margin = max(4.0, float((hi - lo).max()))
+    lo, hi = lo - margin, hi + margin
+    span = hi - lo
+    tex_long = 900
+    px = float(span.max()) / tex_long
+    tw, th = int(span[0] / px) + 1, int(span[1] / px) + 1
+    texture = table_surface(rng, th, tw)
+    tex_to_plane = np.array([[px, 0, lo[0]], [0, px, lo[1]], [0, 0, 1.0]])
+    m = camera.table_homography() @ tex_to_plane
+    return cv2.warpPerspective(
+        texture, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
+    )
+
+
+def _angle_of(quad: np.ndarray) -> float:
+    up = (quad[0] + quad[1]) / 2 - (quad[3] + quad[2]) / 2
+    return float(math.degrees(math.atan2(-up[0], -up[1])) % 360.0)
+
+
+def render_scene(
+    rng: np.random.Generator, long_side: int = 1024, kind: str | None = None
+) -> tuple[np.ndarray, SceneTruth]:
+    """Render one scene: (BGR uint8 image, ground truth).
+
+    Raises:
+        ValueError: `kind` is not one of `SCENE_KINDS`.
+    """
+    kind = _pick_kind(rng, kind)
+    width, height = _frame_size(rng, long_side)
+    edition = Edition.sample(rng)
+    deck = lay.Deck(rng)
+    builder = {
+        "game": lay.game_layout,
+        "scatter": lay.scatter_layout,
+        "closeup": lay.closeup_layout,
+        "rack": lay.rack_layout,
+    }[kind]
+    layout = builder(rng, deck, edition.aspect)
+    camera = _place_camera(rng, layout, kind, width, height)
+
+    img = _background(rng, camera, layout, width, height)
+    theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
+    light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
+    painter = _Painter(img, camera, edition, light, rng)
+
+    quads = [camera.project(t.corners) for t in layout.tiles]
+    tile_px = float(np.median([np.linalg.norm(q[0] - q[3]) for q in quads])) if quads else 40.0
+    painter.shadows(layout, tile_px)
+
+    # Painter's order: far things first; a raised (overlapping) tile after those it lies on.
+    items: list[tuple[tuple[int, float], str, int]] = []
+    rack_tiles = {i for rack in layout.racks for row in rack.rows for i in row}
+    for i, t in enumerate(layout.tiles):
+        if i in rack_tiles:
+            continue
+        raised = int(t.corners[0, 2] > lay.TILE_THICKNESS + 1e-6)
+        items.append(((raised, -float(camera.depth(t.corners.mean(axis=0)[None])[0])), "tile", i))
+    for r, rack in enumerate(layout.racks):
+        center = np.concatenate([b.corners for b in rack.boxes_behind]).mean(axis=0)
+        items.append(((0, -float(camera.depth(center[None])[0])), "rack", r))
+    for _, what, i in sorted(items, key=lambda it: it[0]):
+        if what == "tile":
+            painter.tile(i, layout.tiles[i])
+            continue
+        rack = layout.racks[i]
+        for b in rack.boxes_behind:
+            painter.box(b)
+        members = [j for row in rack.rows for j in row]
+        for j in sorted(
+            members, key=lambda j: -float(camera.depth(layout.tiles[j].corners.mean(axis=0)[None])[0])
+        ):
+            painter.tile(j, layout.tiles[j])
+        for b in rack.boxes_front:
+            painter.box(b)
+
+    n_distractors = int(rng.poisson(0.9)) if rng.random() < 0.6 else 0
+    add_distractors(img, painter.owner, rng, tile_px, n_distractors)
+    img = photograph(img, rng)
+
+    truth = SceneTruth(width=width, height=height, kind=kind, sets=[list(s) for s in layout.sets])
+    for i, (t, q) in enumerate(zip(layout.tiles, quads, strict=True)):
+        truth.tiles.append(_tile_truth(i, t, q, painter, camera, width, height))
+    for rack in layout.racks:
+        truth.racks.append([i for row in rack.rows for i in row])
+        truth.rack_rows.append([list(row) for row in rack.rows])
+    return (img * 255.0 + 0.5).astype(np.uint8), truth
+
+
+def _tile_truth(
+    index: int,
+    placed: lay.PlacedTile,
+    quad: np.ndarray,
+    painter: _Painter,
+    camera: Camera,
+    width: int,
+    height: int,
+) -> TileTruth:
+    facing = placed.normal @ (camera.center - placed.corners.mean(axis=0)) > 0
+    area = 0.5 * abs(float(np.cross(quad[2] - quad[0], quad[3] - quad[1])))
+    x1, y1 = np.clip(quad.min(axis=0), 0, [width, height])
+    x2, y2 = np.clip(quad.max(axis=0), 0, [width, height])
+    visible = 0.0
+    if facing and area > 1 and x2 > x1 and y2 > y1:
+        ix0, iy0, ix1, iy1 = int(x1), int(y1), int(math.ceil(x2)), int(math.ceil(y2))
+        mask = np.zeros((iy1 - iy0, ix1 - ix0), np.uint8)
+        _fill(mask, quad - np.array([ix0, iy0]), 1, antialias=False)
+        own = painter.owner[iy0:iy1, ix0:ix1] == index
+        visible = float(np.count_nonzero(own & (mask > 0))) / area
+    visible = min(1.0, visible)
+    labelled = bool(visible >= MIN_VISIBLE_FOR_LABEL and x2 - x1 >= 3 and y2 - y1 >= 3)
+    return TileTruth(
+        tile=placed.tile,
+        corners=quad,
+        box=(float(x1), float(y1), float(x2), float(y2)),
+        angle=_angle_of(quad),
+        on_rack=placed.on_rack,
+        set_index=placed.set_index,
+        rack_index=placed.rack_index,
+        visible_fraction=visible,
+        labelled=labelled,
+    )

@@ -1,0 +1,213 @@
+"""Single tile faces: an upright face texture (colour and alpha) for any tile, with seeded variation.
+
+The face is drawn upright in its own pixel frame (`height` tall, `height * aspect` wide); the scene
+composer warps it onto the face quad of a tile seen in perspective. Colours are BGR floats in 0-1.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import functools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from assistant.tiles import Color, Tile
+from datasets.glyphs import available_fonts, joker_mask, number_mask
+
+# Ink as printed, RGB 0-255, measured by eye on real-dev crops (see datasets/README.md, compare_real).
+# Red and orange, black and blue, are the hard pairs: their ranges stay realistic and do not overlap.
+_INK_HSV: dict[Color, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
+    # hue range (degrees), saturation range, value range
+    Color.BLACK: ((200.0, 260.0), (0.0, 0.25), (0.08, 0.22)),
+    Color.BLUE: ((205.0, 222.0), (0.75, 0.95), (0.62, 0.85)),
+    Color.RED: ((345.0, 359.0), (0.78, 0.92), (0.76, 0.90)),
+    Color.ORANGE: ((20.0, 34.0), (0.78, 0.92), (0.90, 0.99)),
+}
+
+
+def _hsv_to_bgr(h_deg: float, s: float, v: float) -> np.ndarray:
+    r, g, b = colorsys.hsv_to_rgb((h_deg % 360.0) / 360.0, s, v)
+    return np.array([b, g, r], np.float32)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """What stays the same for all tiles of one physical set: ink palette, tile colour, font, logo."""
+
+    inks: dict[Color, np.ndarray]
+    joker_inks: tuple[np.ndarray, np.ndarray]
+    tile_bgr: np.ndarray
+    side_bgr: np.ndarray
+    font_key: str
+    digit_height: float  # fraction of tile height
+    digit_center_y: float  # fraction of tile height from the top
+    stroke_weight: float
+    dimple: bool
+    logo: str  # "word", "dot" or "none"
+    aspect: float  # width / height of the face
+    corner_radius: float  # fraction of width
+    joker_variant: int
+
+    @classmethod
+    def sample(cls, rng: np.random.Generator) -> Edition:
+        inks = {}
+        for color, (hue, sat, val) in _INK_HSV.items():
+            inks[color] = _hsv_to_bgr(rng.uniform(*hue), rng.uniform(*sat), rng.uniform(*val))
+        joker_inks = (
+            _hsv_to_bgr(rng.uniform(348, 360), rng.uniform(0.75, 0.9), rng.uniform(0.75, 0.9)),
+            _hsv_to_bgr(rng.uniform(200, 260), rng.uniform(0.0, 0.2), rng.uniform(0.08, 0.2)),
+        )
+        # Ivory / cream / off-white: warm hue, low saturation.
+        tile = _hsv_to_bgr(rng.uniform(35, 55), rng.uniform(0.03, 0.14), rng.uniform(0.86, 0.97))
+        side = tile * rng.uniform(0.78, 0.9)
+        fonts = available_fonts()
+        weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])
+        font_key = fonts[int(rng.choice(len(fonts), p=weights / weights.sum()))]
+        logo = str(rng.choice(["word", "dot", "none"], p=[0.75, 0.2, 0.05]))
+        return cls(
+            inks=inks,
+            joker_inks=joker_inks,
+            tile_bgr=tile,
+            side_bgr=side,
+            font_key=font_key,
+            digit_height=float(rng.uniform(0.30, 0.40)),
+            digit_center_y=float(rng.uniform(0.36, 0.44)),
+            stroke_weight=float(rng.uniform(0.01, 0.05)),
+            dimple=bool(rng.random() < 0.75),
+            logo=logo,
+            aspect=float(rng.uniform(0.70, 0.78)),
+            corner_radius=float(rng.uniform(0.08, 0.16)),
+            joker_variant=int(rng.integers(0, 4)),
+        )
+
+
+@functools.cache
+def _face_geometry(height: int, width: int, radius: int, bevel: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rounded-rectangle alpha and a bevel shading map (1 flat, <1 shaded, >1 lit), cached per size."""
+    alpha = np.zeros((height, width), np.uint8)
+    r = max(1, radius)
+    cv2.rectangle(alpha, (r, 0), (width - 1 - r, height - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (width - 1, height - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    dist = cv2.distanceTransform((alpha > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    edge = np.clip(1.0 - dist / max(1, bevel), 0.0, 1.0)
+    # Light from the top-left: the upper and left bevels catch it, the others fall off.
+    gy, gx = np.gradient(dist)
+    facing = -(gx * -0.6 + gy * -0.8)
+    shade = 1.0 - 0.12 * edge + 0.1 * edge * np.clip(-facing, -1, 1)
+    alpha_f = alpha.astype(np.float32) / 255.0
+    alpha_f.setflags(write=False)
+    shade = shade.astype(np.float32)
+    shade.setflags(write=False)
+    return alpha_f, shade
+
+
+def _paste(
+    canvas: np.ndarray, mask: np.ndarray, color: np.ndarray, cx: float, cy: float, strength: float = 1.0
+) -> None:
+    """Blend `color` into `canvas` through `mask`, centred at (cx, cy), clipped at the edges."""
+    h, w = mask.shape
+    x0 = int(round(cx - w / 2))
+    y0 = int(round(cy - h / 2))
+    x1, y1 = max(0, x0), max(0, y0)
+    x2, y2 = min(canvas.shape[1], x0 + w), min(canvas.shape[0], y0 + h)
+    if x2 <= x1 or y2 <= y1:
+        return
+    m = mask[y1 - y0 : y2 - y0, x1 - x0 : x2 - x0, None] * strength
+    region = canvas[y1:y2, x1:x2]
+    region *= 1.0 - m
+    region += m * color
+
+
+_LOGO_WORDS = ("Rummikub", "Rummikub", "Rummi", "RUMMY")
+
+
+def render_face(
+    tile: Tile, edition: Edition, height: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The upright face of `tile`: (BGR float32 image, alpha float32), `height` pixels tall."""
+    width = max(8, int(round(height * edition.aspect)))
+    radius = int(round(width * edition.corner_radius))
+    bevel = max(2, int(round(height * 0.06)))
+    alpha, shade = _face_geometry(height, width, radius, bevel)
+
+    base = (
+        edition.tile_bgr * np.float32(rng.uniform(0.97, 1.03)) * rng.uniform(0.99, 1.01, 3).astype(np.float32)
+    )
+    face = np.empty((height, width, 3), np.float32)
+    face[:] = base
+    # A faint gradient across the face: the plastic is not evenly lit even on a flat table.
+    ramp = np.linspace(-1.0, 1.0, height, dtype=np.float32)[:, None, None]
+    face *= 1.0 + ramp * rng.uniform(-0.03, 0.03)
+
+    cx = width / 2.0
+    cy = height * edition.digit_center_y
+    if edition.dimple:
+        dimple_r = width * rng.uniform(0.33, 0.38)
+        dimple_u8 = np.zeros((height, width), np.uint8)
+        cv2.circle(dimple_u8, (int(cx), int(cy)), int(dimple_r), 255, -1, cv2.LINE_AA)
+        dimple = dimple_u8.astype(np.float32) / 255.0
+        # Shading of a shallow dish lit from the top-left: the upper-left rim is in shadow,
+        # the lower-right one catches light.
+        offset = max(1, int(dimple_r * 0.08))
+        shifted = np.roll(np.roll(dimple, offset, axis=0), offset, axis=1)
+        rim_dark = np.clip(dimple - shifted, 0, 1)
+        rim_light = np.clip(shifted - dimple, 0, 1)
+        blur = max(1.0, dimple_r * 0.05)
+        rim_dark = cv2.GaussianBlur(rim_dark, (0, 0), blur)
+        rim_light = cv2.GaussianBlur(rim_light, (0, 0), blur)
+        face *= (1.0 - 0.025 * dimple - 0.10 * rim_dark + 0.06 * rim_light)[:, :, None]
+
+    if tile.is_joker:
+        ink = edition.joker_inks[int(rng.integers(0, 2))]
+        size = int(width * rng.uniform(0.62, 0.72))
+        _paste(face, joker_mask(max(8, size), edition.joker_variant), ink, cx, cy)
+    else:
+        assert tile.color is not None and tile.number is not None
+        ink = edition.inks[tile.color] * rng.uniform(0.95, 1.05)
+        glyph_h = max(6, int(round(height * edition.digit_height * rng.uniform(0.96, 1.04))))
+        mask = number_mask(edition.font_key, tile.number, glyph_h, int(width * 0.86), edition.stroke_weight)
+        _paste(face, mask, np.clip(ink, 0, 1), cx + width * rng.uniform(-0.02, 0.02), cy)
+
+    logo_y = height * rng.uniform(0.76, 0.82)
+    if edition.logo == "word":
+        _emboss_word(face, _LOGO_WORDS[int(rng.integers(0, len(_LOGO_WORDS)))], cx, logo_y, width * 0.7)
+    elif edition.logo == "dot":
+        r = max(1, int(width * 0.05))
+        dot_u8 = np.zeros((2 * r + 3, 2 * r + 3), np.uint8)
+        cv2.circle(dot_u8, (r + 1, r + 1), r, 255, -1, cv2.LINE_AA)
+        dot = dot_u8.astype(np.float32) / 255.0
+        _paste(face, dot, base * 0.8, cx, logo_y, strength=0.8)
+
+    _wear(face, rng, height, width)
+    face *= shade[:, :, None]
+    np.clip(face, 0.0, 1.0, out=face)
+    return face, alpha
+
+
+def _emboss_word(face: np.ndarray, word: str, cx: float, cy: float, max_width: float) -> None:
+    """A small embossed logo: a darker stroke with a lighter one offset, like moulded lettering."""
+    scale = max_width / 160.0
+    thickness = max(1, int(round(scale * 1.6)))
+    (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, thickness)
+    ratio = min(1.0, max_width / max(1, tw))
+    scale *= ratio
+    (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, thickness)
+    canvas = np.zeros(face.shape[:2], np.uint8)
+    org = (int(cx - tw / 2), int(cy + th / 2))
+    cv2.putText(canvas, word, org, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
+    mask = canvas.astype(np.float32) / 255.0
+    light = np.roll(mask, -1, axis=0)
+    face *= (1.0 - 0.10 * mask + 0.04 * light)[:, :, None]
+
+
+def _wear(face: np.ndarray, rng: np.random.Generator, height: int, width: int) -> None:
+    """Specks and smudges of a used tile."""
+    n = int(rng.integers(0, 6))
+    for _ in range(n):
+        x, y = int(rng.integers(0, width)), int(rng.integers(0, height))
+        r = max(1, width // 60)
+        face[max(0, y - r) : y + r, max(0, x - r) : x + r] *= rng.uniform(0.8, 0.95)
