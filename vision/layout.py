@@ -287,7 +287,7 @@ class LayoutParams:
         detect_racks: look for racks at all.
     """
 
-    gap_fraction: float = 0.4
+    gap_fraction: float = 0.15
     misalign: float = 0.35
     max_turn: float = 25.0
     columns: bool = True
@@ -510,20 +510,28 @@ def group(
 
 
 def ordered_up(ordered: list[tuple[list[int], str, float]], orientation_known: bool) -> float:
-    """The table's up direction: the mean of its sets' ups, weighted by their size."""
+    """The table's up direction: that of the most tiles (sets laid from other sides do not count)."""
     if not ordered:
         return 0.0
+    period = 360.0 if orientation_known else 180.0
     angles = np.concatenate([[up] * len(order) for order, _, up in ordered])
-    return circular_mean(angles, 360.0 if orientation_known else 180.0)
+
+    def near(c: float) -> np.ndarray:
+        return np.abs(_wrap180((angles - c) * 360.0 / period)) < 90.0
+
+    # Ties go to the direction nearest the image's up: the camera usually stands on a player's side.
+    best = max((float(a) for a in angles),
+               key=lambda c: (int(near(c).sum()), -abs(float(_wrap180(c * 360.0 / period)))))
+    return circular_mean(angles[near(best)], period)
 
 
 def _reading_order(ordered: list[tuple[list[int], str, float]], centers: np.ndarray, table_up: float,
                    tile_height: float) -> list[int]:
     """Sets as the table's majority of tiles sees them: bands top to bottom, left to right in a band."""
     right, up = direction_vectors(table_up)
-    mids = [centers[order].mean(axis=0) for order, _, _ in ordered]
-    down = [float(-(m @ up)) for m in mids]
-    across = [float(m @ right) for m in mids]
+    # A set's place is its top edge (a column set starts where its first tile is), across: its middle.
+    down = [float(-(centers[order] @ up).max()) for order, _, _ in ordered]
+    across = [float((centers[order] @ right).mean()) for order, _, _ in ordered]
     by_height = sorted(range(len(ordered)), key=lambda k: down[k])
     bands: list[list[int]] = []
     for k in by_height:

@@ -1,0 +1,53 @@
+"""The annotator draws verdicts on a copy: green around valid sets, red around invalid, amber for doubt."""
+
+from __future__ import annotations
+
+import numpy as np
+from layout_scenes import SceneBuilder
+
+from vision.annotate import AMBER, GREEN, RED, LayoutAnnotator, set_label
+from vision.layout import rebuild
+
+
+def scene():
+    b = SceneBuilder()
+    b.row("r1 r2 r3", (150, 200), 0)
+    b.row("k4 k5 k9", (450, 200), 0, score=0.95)
+    b.add("o6", (300, 450), 30, score=0.4, runner_ups=[("o9", 0.3)])
+    return b.detections()
+
+
+def colour_share(image: np.ndarray, colour: tuple[int, int, int], region: tuple[int, int, int, int]) -> float:
+    x0, y0, x1, y1 = region
+    patch = image[y0:y1, x0:x1].astype(int)
+    return float((np.abs(patch - np.array(colour)).sum(axis=2) < 40).mean())
+
+
+def test_annotate_draws_on_a_copy() -> None:
+    frame = np.full((600, 800, 3), 90, np.uint8)
+    before = frame.copy()
+    layout = rebuild(scene())
+    out = LayoutAnnotator().annotate(frame, layout)
+    assert np.array_equal(frame, before)
+    assert out.shape == frame.shape and out.dtype == np.uint8
+    # Valid set on the left is outlined green, the invalid one on the right red, the doubtful tile amber.
+    assert colour_share(out, GREEN, (100, 160, 260, 240)) > 0.03
+    assert colour_share(out, RED, (100, 160, 260, 240)) == 0.0
+    assert colour_share(out, RED, (400, 160, 560, 240)) > 0.03
+    assert colour_share(out, AMBER, (260, 410, 340, 490)) > 0.01
+    # The summary bar darkens the top.
+    assert out[:10].mean() < frame[:10].mean()
+
+
+def test_labels_say_what_a_set_is_or_why_not() -> None:
+    layout = rebuild(scene())
+    assert set_label(1, layout.table[0], layout.verdicts[0]) == "1 · red 1-2-3 · 6"
+    assert "9" in set_label(2, layout.table[1], layout.verdicts[1])
+    assert set_label(3, layout.table[2], layout.verdicts[2]) == "3 · loose tile"
+    summary = LayoutAnnotator.summary(layout)
+    assert summary.startswith("2 sets: 1 valid, 1 invalid") and "1 loose tile" in summary
+
+
+def test_grey_frame_is_accepted() -> None:
+    out = LayoutAnnotator(show_summary=False).annotate(np.zeros((300, 700), np.uint8), rebuild(scene()))
+    assert out.shape == (300, 700, 3)

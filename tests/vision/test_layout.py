@@ -1,0 +1,197 @@
+"""Layout rebuilding on synthetic boxes: rows at angles, upside-down views, gaps, loose tiles, racks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from layout_scenes import TILE_H, TILE_W, SceneBuilder
+
+from assistant.tiles import format_layout
+from vision.detections import Detections
+from vision.layout import Layout, LayoutParams, group, rebuild
+
+
+def frame_point(origin: tuple[float, float], angle: float):
+    """Maps table coordinates (u right, v down, as the tiles see them) to pixels, tiles turned `angle`."""
+    t = math.radians(angle)
+    right = (math.cos(t), -math.sin(t))
+    down = (math.sin(t), math.cos(t))
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (origin[0] + u * right[0] + v * down[0], origin[1] + u * right[1] + v * down[1])
+
+    return at
+
+
+def table_scene(angle: float, set_gap: float = 0.5 * TILE_W) -> SceneBuilder:
+    """Three sets in two rows and a loose tile, all turned `angle` degrees."""
+    at = frame_point((500, 500), angle)
+    b = SceneBuilder()
+    b.row("r1 r2 r3", at(-200, 0), angle)
+    b.row("k7 b7 o7", at(-200 + 3 * (TILE_W + 1) + set_gap, 0), angle)
+    b.row("b10 b11 b12 b13", at(-200, 1.4 * TILE_H), angle)
+    b.add("o5", at(60, 4 * TILE_H), angle)
+    return b
+
+
+def as_text(layout: Layout) -> str:
+    return format_layout(layout.table_tiles())
+
+
+@pytest.mark.parametrize("angle", [0, 8, -17, 33, -60, 90, 135, 180, -150, 270])
+def test_sets_at_any_rotation_with_angles(angle: float) -> None:
+    layout = group(table_scene(angle).detections())
+    assert as_text(layout) == "r1 r2 r3 | k7 b7 o7 | b10 b11 b12 b13 | o5"
+    assert layout.set_axes[:3] == ("row", "row", "row")
+
+
+@pytest.mark.parametrize("angle", [0, 12, -25, 40, 90, -80])
+def test_sets_at_an_angle_without_orientation(angle: float) -> None:
+    layout = group(table_scene(angle).detections(with_angle=False))
+    assert not layout.orientation_known
+    expected = [("b10", "b11", "b12", "b13"), ("k7", "b7", "o7"), ("o5",), ("r1", "r2", "r3")]
+    sets = [tuple(str(t) for t in s) for s in layout.table_tiles()]
+    # Boxes alone cannot tell which way is up: a set comes out in one of its two directions.
+    assert sorted(s if s in expected else tuple(reversed(s)) for s in sets) == expected
+
+
+def test_upside_down_view_reads_in_the_players_order() -> None:
+    layout = group(table_scene(180).detections())
+    centers_x = [t.center[0] for t in layout.table[0]]
+    assert centers_x == sorted(centers_x, reverse=True)  # right to left in the image
+    assert as_text(layout) == "r1 r2 r3 | k7 b7 o7 | b10 b11 b12 b13 | o5"
+
+
+def test_set_laid_from_another_side_of_the_table() -> None:
+    b = SceneBuilder()
+    b.row("r4 r5 r6", (200, 200), 0)
+    b.row("k9 k10 k11", (400, 200), 180)  # a player across the table laid it; it reads right to left
+    b.row("o1 o2 o3", (300, 330), 90)  # a player on the side; it reads bottom to top
+    assert as_text(group(b.detections())) == "r4 r5 r6 | k9 k10 k11 | o1 o2 o3"
+
+
+def test_rules_pick_the_direction_when_orientation_is_unknown() -> None:
+    b = SceneBuilder()
+    b.row("k9 k10 k11", (400, 200), 180)
+    layout = rebuild(b.detections(with_angle=False))
+    assert as_text(layout) == "k9 k10 k11"
+    assert layout.verdicts[0].valid
+
+
+@pytest.mark.parametrize(("gap_widths", "expected"), [
+    (0.0, "r1 r2 r3 r4 r5 r6"),
+    (0.05, "r1 r2 r3 r4 r5 r6"),
+    (0.25, "r1 r2 r3 | r4 r5 r6"),
+    (0.6, "r1 r2 r3 | r4 r5 r6"),
+])
+def test_touching_sets_split_by_gaps(gap_widths: float, expected: str) -> None:
+    at = frame_point((300, 300), 20)
+    b = SceneBuilder()
+    b.row("r1 r2 r3", at(0, 0), 20, gap=0.5)
+    b.row("r4 r5 r6", at(3 * (TILE_W + 0.5) + gap_widths * TILE_W, 0), 20, gap=0.5)
+    assert as_text(group(b.detections())) == expected
+
+
+def test_perspective_far_tiles_smaller() -> None:
+    b = SceneBuilder()
+    # A row receding from the camera: each tile 6% smaller than the one before, touching.
+    x = 100.0
+    for k, token in enumerate("b3 b4 b5 b6 b7".split()):
+        scale = 0.94 ** k
+        b.add(token, (x + TILE_W * scale / 2, 200), 0, scale=scale)
+        x += TILE_W * scale
+    x += 0.5 * TILE_W * 0.94 ** 5
+    for k, token in enumerate("k1 r1 o1".split(), start=5):
+        scale = 0.94 ** k
+        b.add(token, (x + TILE_W * scale / 2, 200), 0, scale=scale)
+        x += TILE_W * scale
+    assert as_text(group(b.detections())) == "b3 b4 b5 b6 b7 | k1 r1 o1"
+
+
+def test_loose_tiles_are_sets_of_one() -> None:
+    b = SceneBuilder()
+    b.row("o10 o11 o12", (100, 100), 0)
+    b.add("k2", (400, 300), 47)
+    b.add("J", (100, 400), -120)
+    layout = rebuild(b.detections())
+    assert sorted(str(t.tile) for t in layout.loose) == ["J", "k2"]
+    assert len(layout.table) == 3
+    entry = [s for s in layout.to_json()["table"] if s["tiles"] == ["k2"]][0]
+    assert entry["valid"] is False and "at least 3" in entry["reason"]
+
+
+def test_tiles_stacked_in_a_column_form_a_set() -> None:
+    b = SceneBuilder()
+    for k, token in enumerate("b1 b2 b3".split()):
+        b.add(token, (200, 100 + k * (TILE_H + 1)), 0)
+    b.add("o9", (400, 100), 0)
+    layout = group(b.detections())
+    assert as_text(layout) == "b1 b2 b3 | o9"
+    assert layout.set_axes == ("column", "row")
+
+
+def rack_scene(image_size: tuple[int, int] = (1000, 750)) -> tuple[SceneBuilder, list[str], list[str]]:
+    """Sets on the table and a rack at the bottom edge: two tight tiers of squat (foreshortened) tiles."""
+    b = SceneBuilder()
+    b.row("r7 r8 r9", (300, 200), 0)
+    b.row("k2 b2 o2", (500, 200), 0)
+    upper = "k1 k5 b9 o3 J r12 r13 b2 o7".split()
+    lower = "b11 k11 o12 o13 r3".split()
+    squash = 0.6  # standing tiles seen at an angle look squat
+    width, height = TILE_W, TILE_H * squash
+    for k, token in enumerate(upper):
+        b.add(token, (300 + k * (width + 1), image_size[1] - 80), 0.5)
+        b.boxes[-1] = [300 + k * (width + 1) - width / 2, image_size[1] - 80 - height / 2,
+                       300 + k * (width + 1) + width / 2, image_size[1] - 80 + height / 2]
+    for k, token in enumerate(lower):
+        x = 300 + k * (width + 1) + (3 * (width + 1) if k >= 3 else 0)  # empty slots in the lower tier
+        b.add(token, (x, image_size[1] - 80 + height + 4), -0.5)
+        b.boxes[-1] = [x - width / 2, image_size[1] - 80 + 4 + height / 2,
+                       x + width / 2, image_size[1] - 80 + 4 + 1.5 * height]
+    return b, upper, lower
+
+
+def test_rack_told_from_the_table() -> None:
+    b, upper, lower = rack_scene()
+    layout = group(b.detections(), image_size=(1000, 750))
+    assert as_text(layout) == "r7 r8 r9 | k2 b2 o2"
+    assert len(layout.racks) == 1
+    assert [t.token for t in layout.racks[0]] == upper + lower
+    assert layout.to_json()["racks"] == [upper + lower]
+
+
+def test_racks_can_be_switched_off() -> None:
+    b, _, _ = rack_scene()
+    layout = group(b.detections(), image_size=(1000, 750), params=LayoutParams(detect_racks=False))
+    assert layout.racks == ()
+    assert len(layout.table) > 2
+
+
+def test_empty_detections() -> None:
+    layout = rebuild(Detections.empty())
+    assert layout.table == () and layout.racks == ()
+    assert layout.to_json() == {"table": [], "racks": [], "problems": []}
+
+
+def test_unread_tile_is_kept_with_a_question_mark() -> None:
+    b = SceneBuilder()
+    b.row("r1 r2 r3", (100, 100), 0)
+    det = b.detections()
+    det.class_id[1] = -1
+    layout = rebuild(det)
+    entry = layout.to_json()["table"][0]
+    assert entry["tiles"] == ["r1", "?", "r3"]
+    assert entry["valid"] is False and entry["reason"] == "a tile was not read"
+    assert layout.table[0][1].doubtful
+
+
+def test_corners_follow_the_angle() -> None:
+    b = SceneBuilder()
+    b.add("r5", (100, 100), 90)
+    tile = group(b.detections()).table[0][0]
+    corners = tile.corners()
+    # Turned a quarter counter-clockwise, the tile's top edge is on the image's left.
+    assert corners[0][0] < 100 and corners[1][0] < 100
+    assert np.allclose(sorted(tile.size), sorted((TILE_W, TILE_H)), atol=0.5)
