@@ -76,6 +76,7 @@ class Reading:
         """`red 5-6-7`, `group of 5s`, `run 11-12-13 (any colour)`."""
         if self.kind == "group":
             return f"group of {self.numbers[0]}s"
+
         span = "-".join(str(n) for n in self.numbers)
         return f"{self.color.label} {span}" if self.color else f"run {span} (any colour)"
 
@@ -105,11 +106,8 @@ class SetVerdict:
 
     @property
     def reading(self) -> Reading | None:
-        """The reading the verdict reports (worth most), or None for an invalid set."""
-        for reading in self.readings:
-            if reading.kind == self.kind and reading.value == self.value:
-                return reading
-        return None
+        """The reading the verdict reports (worth most; readings are best first), None if invalid."""
+        return self.readings[0] if self.readings else None
 
 
 def check_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> SetVerdict:
@@ -127,9 +125,12 @@ def check_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> SetVerdict:
         )
         return SetVerdict(tiles, False, None, None, reasons=(reason,))
 
-    readings = _group_readings(tiles) + _run_readings(tiles)
+    # Best first: the highest value, a run before a group of equal value.
+    readings = sorted(
+        _group_readings(tiles) + _run_readings(tiles), key=lambda r: (-r.value, r.kind != "run")
+    )
     if readings:
-        best = max(readings, key=lambda r: (r.value, r.kind == "run"))
+        best = readings[0]
         return SetVerdict(tiles, True, best.kind, best.value, best.jokers, (), tuple(readings))
     return SetVerdict(tiles, False, None, None, reasons=tuple(_diagnose(tiles)))
 

@@ -1,0 +1,380 @@
+"""`rummi`: the command line of ../shared/CONTRACT.md.
+
+Exit codes are decided here, in one place: 0 for a valid table / meld / legal turn / scored round, 1 for
+a rule breach, 2 for input that cannot be read (the message on stderr names the offending token).
+`solve` and `read` are plug-ins (`assistant.solver_cli`, `vision.read_cli`), imported only when asked
+for, so `rummi table` never loads the vision stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from assistant.errors import InputError
+from assistant.meld import MeldVerdict, check_meld
+from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
+from assistant.scoring import FailedOpening, RoundResult, score_round
+from assistant.sets import SetVerdict
+from assistant.table import TableVerdict, check_table
+from assistant.tiles import NotationError, Tile, format_tiles, parse_layout, parse_tiles
+from assistant.turn import TurnVerdict, judge_turn
+
+EXIT_OK = 0
+EXIT_BREACH = 1
+EXIT_UNREADABLE = 2
+
+# Sub-commands that live outside this module: name -> (module, one-line help).
+PLUGINS: dict[str, tuple[str, str]] = {
+    "solve": ("assistant.solver_cli", "the best play for a table and a rack"),
+    "read": ("vision.read_cli", "read the tiles in photos of a table"),
+}
+
+
+# --- JSON documents --------------------------------------------------------------------------------
+
+
+def set_to_json(verdict: SetVerdict) -> dict[str, object]:
+    """The contract's set object, plus `reasons` (code and text) and every reading when ambiguous."""
+    document: dict[str, object] = {
+        "tiles": [str(t) for t in verdict.tiles],
+        "valid": verdict.valid,
+        "kind": verdict.kind,
+        "value": verdict.value,
+        "jokers": [str(j) if j else None for j in verdict.jokers],
+        "reason": verdict.reason,
+        "reasons": [{"code": r.code.value, "text": r.text} for r in verdict.reasons],
+    }
+    if verdict.ambiguous:
+        document["readings"] = [
+            {
+                "kind": r.kind,
+                "value": r.value,
+                "numbers": list(r.numbers),
+                "jokers": [str(j) if j else None for j in r.jokers],
+                "describe": r.describe(),
+            }
+            for r in verdict.readings
+        ]
+    return document
+
+
+def table_to_json(verdict: TableVerdict) -> dict[str, object]:
+    return {
+        "valid": verdict.valid,
+        "sets": [set_to_json(s) for s in verdict.sets],
+        "problems": list(verdict.problems),
+    }
+
+
+def meld_to_json(verdict: MeldVerdict) -> dict[str, object]:
+    return {
+        "valid": verdict.valid,
+        "value": verdict.value,
+        "threshold": verdict.threshold,
+        "meets_threshold": verdict.meets_threshold,
+        "sets": [set_to_json(s) for s in verdict.sets],
+        "problems": list(verdict.problems),
+    }
+
+
+def turn_to_json(verdict: TurnVerdict) -> dict[str, object]:
+    """The contract's turn object, plus reason codes, tiles taken off the table and the penalty."""
+    return {
+        "legal": verdict.legal,
+        "action": verdict.action,
+        "played": [str(t) for t in verdict.played],
+        "reasons": [r.text for r in verdict.reasons],
+        "meld_value": verdict.meld_value,
+        "reason_codes": [r.code.value for r in verdict.reasons],
+        "taken": [str(t) for t in verdict.taken],
+        "penalty_tiles": verdict.penalty_tiles,
+        "table": table_to_json(verdict.table),
+    }
+
+
+def round_to_json(result: RoundResult) -> dict[str, object]:
+    return {
+        "blocked": result.blocked,
+        "winners": list(result.winners),
+        "rack_values": dict(result.rack_values),
+        "scores": dict(result.scores),
+        "penalties": dict(result.penalties),
+    }
+
+
+# --- friendly text ---------------------------------------------------------------------------------
+
+
+def describe_set(verdict: SetVerdict) -> str:
+    if not verdict.valid:
+        return f"not valid: {verdict.reason}"
+    reading = verdict.reading
+    assert reading is not None
+    text = f"{reading.describe()}, {verdict.value} points"
+    determined = [str(j) for j in verdict.jokers if j]
+    if determined:
+        text += f" (joker{'s' * (len(determined) > 1)} = {', '.join(determined)})"
+    elif verdict.jokers:
+        text += (
+            " (the joker's colour is open)" if len(verdict.jokers) == 1 else " (the jokers' colours are open)"
+        )
+    if verdict.ambiguous:
+        others = [f"{r.describe()} = {r.value}" for r in verdict.readings if r is not reading]
+        shown = others[:4] + ([f"{len(others) - 4} more"] if len(others) > 4 else [])
+        text += f"; can also be read as {', '.join(shown)}"
+    return text
+
+
+def describe_table(verdict: TableVerdict, rules: Rules) -> str:
+    tiles = sum(len(s.tiles) for s in verdict.sets)
+    head = "The table is valid" if verdict.valid else "The table is NOT valid"
+    sets = len(verdict.sets)
+    lines = [f"{head} ({sets} set{'s' * (sets != 1)}, {tiles} tiles, {rules.label} rules)."]
+    width = max((len(format_tiles(s.tiles)) for s in verdict.sets), default=0)
+    for index, s in enumerate(verdict.sets, start=1):
+        lines.append(f"  {index}. {format_tiles(s.tiles):<{width}}  {describe_set(s)}")
+    set_problems = sum(not s.valid for s in verdict.sets)
+    for problem in verdict.problems[set_problems:]:
+        lines.append(f"  ! {problem}")
+    return "\n".join(lines)
+
+
+def describe_meld(verdict: MeldVerdict, rules: Rules) -> str:
+    if verdict.accepted:
+        head = f"A valid opening meld: {verdict.value} points (at least {verdict.threshold} needed)."
+    elif verdict.valid:
+        head = f"Not enough for an opening meld: {verdict.value} points, {verdict.threshold} needed."
+    else:
+        head = "Not a valid opening meld."
+    lines = [head]
+    for index, s in enumerate(verdict.sets, start=1):
+        lines.append(f"  {index}. {format_tiles(s.tiles)}  {describe_set(s)}")
+    set_problems = sum(not s.valid for s in verdict.sets)
+    lines.extend(f"  ! {p}" for p in verdict.problems[set_problems:])
+    return "\n".join(lines)
+
+
+def describe_turn(verdict: TurnVerdict) -> str:
+    if verdict.action == "draw":
+        return "Legal: the table is as it was, so the player draws a tile."
+    played = format_tiles(list(verdict.played)) or "nothing"
+    count = len(verdict.played)
+    if verdict.legal:
+        lines = [f"Legal play: {played} ({count} tile{'s' * (count != 1)} from the rack)."]
+        if verdict.meld_value is not None:
+            lines.append(f"Opening meld worth {verdict.meld_value} points.")
+        if verdict.jokers_to_rack:
+            lines.append(f"{verdict.jokers_to_rack} joker(s) go back to the rack (gentle joker rule).")
+        return "\n".join(lines)
+    lines = ["Illegal turn:"]
+    lines.extend(f"  - {r.text}" for r in verdict.reasons)
+    if verdict.played:
+        lines.append(f"Tiles played from the rack: {played}.")
+    if verdict.meld_value is not None:
+        lines.append(f"Opening meld value: {verdict.meld_value} points.")
+    tiles = verdict.penalty_tiles
+    lines.append(
+        f"Restore the table; the player takes back their tiles and draws {tiles} tile{'s' * (tiles > 1)}."
+    )
+    return "\n".join(lines)
+
+
+def describe_round(result: RoundResult) -> str:
+    winners = " and ".join(result.winners)
+    if result.blocked:
+        tied = " (tied for the lowest rack, sharing the win)" if len(result.winners) > 1 else ""
+        lines = [f"Blocked round: {winners} won with the lowest rack{tied}."]
+    else:
+        lines = [f"{winners} went out and won the round."]
+    width = max(len(name) for name in result.scores)
+    for name, score in result.scores.items():
+        penalty = f"  (+{result.penalties[name]} failed opening)" if name in result.penalties else ""
+        lines.append(f"  {name:<{width}}  rack {result.rack_values[name]:>3}   score {score:+d}{penalty}")
+    return "\n".join(lines)
+
+
+# --- sub-commands ----------------------------------------------------------------------------------
+
+
+def _layout(parts: Sequence[str]) -> list[list[Tile]]:
+    return parse_layout(" ".join(parts))
+
+
+def run_table(args: argparse.Namespace, rules: Rules) -> int:
+    verdict = check_table(_layout(args.layout), rules)
+    _emit(args, table_to_json(verdict), describe_table(verdict, rules))
+    return EXIT_OK if verdict.valid else EXIT_BREACH
+
+
+def run_meld(args: argparse.Namespace, rules: Rules) -> int:
+    verdict = check_meld(_layout(args.layout), rules, args.threshold)
+    _emit(args, meld_to_json(verdict), describe_meld(verdict, rules))
+    return EXIT_OK if verdict.accepted else EXIT_BREACH
+
+
+def run_turn(args: argparse.Namespace, rules: Rules) -> int:
+    before = parse_layout(args.before)
+    after = parse_layout(args.after)
+    rack = parse_tiles(args.rack)
+    verdict = judge_turn(before, after, rack, args.opened, rules, args.threshold)
+    _emit(args, turn_to_json(verdict), describe_turn(verdict))
+    return EXIT_OK if verdict.legal else EXIT_BREACH
+
+
+def run_score(args: argparse.Namespace, rules: Rules) -> int:
+    racks: dict[str, list[Tile]] = {}
+    for entry in args.rack:
+        name, sep, tiles = entry.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise NotationError(
+                f"not NAME=TILES: {entry!r} (e.g. --rack alice='r5 k12' or --rack bob=)", entry
+            )
+        if name in racks:
+            raise InputError(f"player {name!r} is given two racks")
+        racks[name] = parse_tiles(tiles)
+    failed: dict[str, FailedOpening] = {}
+    for entry in args.failed_opening or []:
+        name, _, why = entry.partition("=")
+        try:
+            failed[name.strip()] = FailedOpening(why.strip() or FailedOpening.COULD_NOT.value)
+        except ValueError:
+            raise InputError(f"not NAME=could-not|chose-not: {entry!r}") from None
+    result = score_round(racks, rules, failed)
+    _emit(args, round_to_json(result), describe_round(result))
+    return EXIT_OK
+
+
+def _emit(args: argparse.Namespace, document: dict[str, object], text: str) -> None:
+    print(json.dumps(document) if args.json else text)
+
+
+# --- parser ----------------------------------------------------------------------------------------
+
+
+def _threshold(text: str) -> int:
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"the opening threshold is a whole number of points, got {text!r}")
+    return int(text)
+
+
+def _common(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """`--json` and `--rules`, accepted before or after the sub-command."""
+    default_json: object = False if defaults else argparse.SUPPRESS
+    default_rules: object = "standard" if defaults else argparse.SUPPRESS
+    parser.add_argument("--json", action="store_true", default=default_json, help="print one JSON document")
+    parser.add_argument(
+        "--rules",
+        default=default_rules,
+        metavar="PRESET",
+        help=f"rules preset: {', '.join(PRESETS)} (default standard); add house rules with '+', "
+        f"e.g. standard+gentle-joker. House rules: {', '.join(HOUSE_RULES)}",
+    )
+
+
+def _opened(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--opened", dest="opened", action="store_true", help="the player has opened before")
+    group.add_argument("--not-opened", dest="opened", action="store_false", help="the player has not opened")
+
+
+def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, ModuleType | None]:
+    """The `rummi` parser. Only the plug-in named by `plugin` is imported and configured."""
+    parser = argparse.ArgumentParser(
+        prog="rummi",
+        description="Rummikub rules engine: check sets, opening melds and turns, score rounds.",
+        epilog="Tiles: r5 (red), b (blue), k (black), o or y (orange), J (joker). Sets are separated by '|'.",
+    )
+    _common(parser, defaults=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    table = commands.add_parser("table", help="check every set on a table and the tile counts")
+    table.add_argument("layout", nargs="+", metavar="LAYOUT", help="e.g. 'r5 r6 r7 | k8 b8 o8'")
+    table.set_defaults(handler=run_table)
+
+    meld = commands.add_parser("meld", help="check an opening meld and its value")
+    meld.add_argument("layout", nargs="+", metavar="LAYOUT")
+    meld.add_argument(
+        "--threshold", type=_threshold, metavar="N", help="points needed (default: the preset's)"
+    )
+    meld.set_defaults(handler=run_meld)
+
+    turn = commands.add_parser("turn", help="judge a turn from the table before and after and the rack")
+    turn.add_argument("--before", required=True, metavar="LAYOUT", help="the table at the start of the turn")
+    turn.add_argument("--after", required=True, metavar="LAYOUT", help="the table at the end of the turn")
+    turn.add_argument("--rack", default="", metavar="TILES", help="the player's rack before the turn")
+    turn.add_argument(
+        "--threshold", type=_threshold, metavar="N", help="opening points (default: the preset's)"
+    )
+    _opened(turn)
+    turn.set_defaults(handler=run_turn)
+
+    score = commands.add_parser("score", help="score a round; an empty rack marks the player who went out")
+    score.add_argument(
+        "--rack", action="append", required=True, metavar="NAME=TILES", help="one per player, e.g. bob='r5 J'"
+    )
+    score.add_argument(
+        "--failed-opening",
+        action="append",
+        metavar="NAME=could-not|chose-not",
+        help="a player who never opened (tournament rules: 100 or 200 points)",
+    )
+    score.set_defaults(handler=run_score)
+
+    for sub in (table, meld, turn, score):
+        _common(sub, defaults=False)
+
+    module = None
+    for name, (module_path, help_text) in PLUGINS.items():
+        sub = commands.add_parser(name, help=help_text, add_help=name == plugin)
+        if name == plugin:
+            module = importlib.import_module(module_path)
+            module.configure(sub)
+            _common(sub, defaults=False)
+            sub.set_defaults(handler=module.run)
+    return parser, module
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The sub-command named in argv, found before parsing so only that plug-in is imported."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == "--rules":
+            skip = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `rummi`; returns the exit code (0 ok, 1 rule breach, 2 unreadable input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = _command_in(argv)
+    try:
+        plugin = command if command in PLUGINS else None
+        try:
+            parser, _ = build_parser(plugin)
+        except ImportError as error:
+            module_path = PLUGINS[command][0] if command in PLUGINS else "?"
+            print(f"rummi: error: '{command}' is not available ({module_path}: {error})", file=sys.stderr)
+            return EXIT_UNREADABLE
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as stop:  # argparse: --help (0) or a usage error (2, already printed)
+            return stop.code if isinstance(stop.code, int) else EXIT_UNREADABLE
+        rules = find_preset(args.rules)
+        return int(args.handler(args, rules))
+    except InputError as error:
+        print(f"rummi: error: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

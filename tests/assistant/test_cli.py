@@ -1,0 +1,192 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict, str]:
+    code = main(["--json", *argv]) if "--json" not in argv else main(list(argv))
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else {}), err
+
+
+SET_KEYS = {"tiles", "valid", "kind", "value", "jokers", "reason"}
+
+
+def test_table_valid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, "table", "r5 r6 J | b6 J b8 | r12 k12 o12")
+    assert code == 0
+    assert doc["valid"] is True and doc["problems"] == []
+    assert all(SET_KEYS <= s.keys() for s in doc["sets"])
+    assert [s["kind"] for s in doc["sets"]] == ["run", "run", "group"]
+    assert [s["jokers"] for s in doc["sets"]] == [["r7"], ["b7"], []]
+    assert [s["value"] for s in doc["sets"]] == [18, 21, 36]
+
+
+def test_table_invalid_set_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, "table", "r5 r7 r8 | J k1 k2 | J b2 b3 | J o3 o4")
+    assert code == 1
+    assert doc["valid"] is False
+    assert doc["sets"][0] == {
+        **doc["sets"][0],
+        "valid": False,
+        "kind": None,
+        "value": None,
+        "reason": "gap between 5 and 7",
+    }
+    assert any("3 jokers" in p for p in doc["problems"])
+
+
+def test_table_ambiguous_readings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, "table", "r5 J J")
+    assert code == 0
+    assert {(r["kind"], r["value"]) for r in doc["sets"][0]["readings"]} == {("run", 18), ("group", 15)}
+
+
+def test_rules_after_the_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, "table", "r5 r6 r7 | r5 b5 k5 | r3 r4 r5", "--rules", "six-player")
+    assert code == 0 and doc["valid"]
+    code, doc, _ = run(capsys, "--rules", "standard", "table", "r5 r6 r7 | r5 b5 k5 | r3 r4 r5")
+    assert code == 1 and not doc["valid"]
+
+
+def test_meld(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, "meld", "k10 k11 J")
+    assert code == 0
+    assert (doc["valid"], doc["value"], doc["threshold"], doc["meets_threshold"]) == (True, 33, 30, True)
+    code, doc, _ = run(capsys, "meld", "r5 r6 r7")
+    assert code == 1 and doc["meets_threshold"] is False
+    code, doc, _ = run(capsys, "meld", "r5 r6 r7", "--threshold", "15")
+    assert code == 0 and doc["threshold"] == 15
+    code, doc, _ = run(capsys, "meld", "r5 r6 r7", "--rules", "standard+no-threshold")
+    assert code == 0 and doc["threshold"] == 0
+
+
+def test_turn_legal_split(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(
+        capsys,
+        "turn",
+        "--before",
+        "r4 r5 r6 r7 r8",
+        "--after",
+        "r3 r4 r5 | r6 r7 r8",
+        "--rack",
+        "r3 k9",
+        "--opened",
+    )
+    assert code == 0
+    assert {k: doc[k] for k in ("legal", "action", "played", "reasons", "meld_value")} == {
+        "legal": True,
+        "action": "play",
+        "played": ["r3"],
+        "reasons": [],
+        "meld_value": None,
+    }
+
+
+def test_turn_illegal_before_opening(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(
+        capsys,
+        "turn",
+        "--before",
+        "b8 b9 b10",
+        "--after",
+        "b9 b10 b11 | b8 k8 o8",
+        "--rack",
+        "b11 k8 o8",
+        "--not-opened",
+    )
+    assert code == 1
+    assert doc["legal"] is False and doc["action"] == "play" and doc["meld_value"] == 27
+    assert doc["reason_codes"] == ["manipulation_before_opening", "opening_too_low"]
+    assert all(isinstance(r, str) and r for r in doc["reasons"])
+
+
+def test_turn_draw(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(
+        capsys, "turn", "--before", "r1 r2 r3", "--after", "r1 r2 r3", "--rack", "", "--opened"
+    )
+    assert code == 0 and doc["action"] == "draw" and doc["played"] == []
+
+
+def test_score_round_and_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(
+        capsys, "score", "--rack", "w=", "--rack", "a=r12", "--rack", "b=k10 b8", "--rack", "c=o13,r12"
+    )
+    assert code == 0
+    assert doc == {
+        **doc,
+        "blocked": False,
+        "winners": ["w"],
+        "rack_values": {"w": 0, "a": 12, "b": 18, "c": 25},
+        "scores": {"w": 55, "a": -12, "b": -18, "c": -25},
+    }
+    code, doc, _ = run(
+        capsys, "score", "--rack", "a=r8", "--rack", "b=k7 b7", "--rack", "c=o13 r8", "--rack", "d=J"
+    )
+    assert doc["blocked"] is True and doc["winners"] == ["a"]
+    assert doc["scores"] == {"a": 41, "b": -6, "c": -13, "d": -22}
+
+
+def test_score_joker_penalty_follows_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    _, doc, _ = run(capsys, "score", "--rack", "a=", "--rack", "b=J", "--rules", "tournament")
+    assert doc["scores"] == {"a": 50, "b": -50}
+
+
+@pytest.mark.parametrize(
+    ("argv", "token"),
+    [
+        (["table", "r14 r5 r6"], "r14"),
+        (["table", "x5 r5 r6"], "x5"),
+        (["table", "r5 r6 r7 | | k1 k2 k3"], "empty set"),
+        (["meld", "r5 r6 q7"], "q7"),
+        (["turn", "--before", "", "--after", "r5 r6 r7", "--rack", "r5 r6 r77", "--opened"], "r77"),
+        (["score", "--rack", "alice"], "alice"),
+        (["score", "--rack", "a=r1", "--rack", "b=z9"], "z9"),
+        (["--rules", "chess", "table", "r5 r6 r7"], "chess"),
+        (["table", "r5 r6 r7", "--rules", "standard+fancy"], "fancy"),
+    ],
+)
+def test_unreadable_input_exits_2_naming_the_token(
+    capsys: pytest.CaptureFixture[str], argv: list[str], token: str
+) -> None:
+    assert main(["--json", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and token in err and "Traceback" not in err
+
+
+def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["turn", "--before", "", "--after", ""]) == 2
+    assert "--opened" in capsys.readouterr().err
+
+
+def test_human_output_is_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table", "r5 r7 r8"]) == 1
+    out = capsys.readouterr().out
+    assert "gap between 5 and 7" in out and not out.lstrip().startswith("{")
+
+
+def test_python_dash_m_assistant() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant", "table", "--json", "r5 r6 r7"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["valid"] is True
+    # The rules commands do not pull in the vision stack.
+    probe = (
+        "import sys; from assistant.cli import main; main(['table','r1 r2 r3']); print('cv2' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert result.stdout.strip().endswith("False")

@@ -1,0 +1,137 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assistant.rules import find_preset
+from assistant.scoring import FailedOpening, Ledger, ScoringError, score_round
+from assistant.tiles import ALL_FACES, JOKER, parse_tiles
+
+
+def test_round_from_000_section_5() -> None:
+    # "three losing players retain tiles worth 12, 18, and 25 points ... The round winner scores +55."
+    result = score_round(
+        {"win": [], "a": parse_tiles("r12"), "b": parse_tiles("k10 b8"), "c": parse_tiles("o13 r12")}
+    )
+    assert not result.blocked and result.winners == ("win",)
+    assert result.scores == {"win": 55, "a": -12, "b": -18, "c": -25}
+
+
+def test_blocked_round_from_000_section_5() -> None:
+    # "rack totals of 8, 14, 21, and 30 ... opponents score -6, -13, and -22, and the winner scores +41."
+    racks = {
+        "a": parse_tiles("r8"),
+        "b": parse_tiles("k7 b7"),
+        "c": parse_tiles("o13 r8"),
+        "d": parse_tiles("J"),
+    }
+    result = score_round(racks)
+    assert result.blocked and result.winners == ("a",)
+    assert result.rack_values == {"a": 8, "b": 14, "c": 21, "d": 30}
+    assert result.scores == {"a": 41, "b": -6, "c": -13, "d": -22}
+
+
+def test_blocked_tie_shares_the_win_and_stays_zero_sum() -> None:
+    racks = {"a": parse_tiles("r8"), "b": parse_tiles("k8"), "c": parse_tiles("o13 r8")}
+    result = score_round(racks)
+    assert result.winners == ("a", "b")
+    assert result.scores == {"a": 7, "b": 6, "c": -13}  # 13 split 7/6, the odd point to the first seat
+
+
+@pytest.mark.parametrize(
+    ("preset", "penalty"), [("standard", 30), ("goliath", 25), ("six-player", 30), ("tournament", 50)]
+)
+def test_joker_penalty_per_preset(preset: str, penalty: int) -> None:
+    result = score_round({"a": [], "b": parse_tiles("J r1")}, find_preset(preset))
+    assert result.scores == {"a": penalty + 1, "b": -(penalty + 1)}
+
+
+def test_failed_opening_penalty_tournament() -> None:
+    rules = find_preset("tournament")
+    racks = {"a": [], "b": parse_tiles("r1"), "c": parse_tiles("r2")}
+    result = score_round(racks, rules, {"b": FailedOpening.COULD_NOT, "c": FailedOpening.CHOSE_NOT})
+    assert result.scores == {"a": 303, "b": -101, "c": -202}
+    with pytest.raises(ScoringError):
+        score_round(racks, find_preset("standard"), {"b": FailedOpening.COULD_NOT})
+
+
+@pytest.mark.parametrize(
+    "racks",
+    [{"a": []}, {"a": [], "b": []}, {name: parse_tiles("r1") for name in "abcde"}],
+    ids=["one player", "two out", "five players in standard"],
+)
+def test_unscorable_rounds(racks: dict) -> None:
+    with pytest.raises(ScoringError):
+        score_round(racks)
+
+
+def test_six_player_allows_six() -> None:
+    racks = {name: parse_tiles("r1") for name in "abcdef"}
+    assert score_round(racks, find_preset("six-player")).winners == tuple("abcdef")
+
+
+tiles = st.lists(st.sampled_from([*ALL_FACES, JOKER]), max_size=14)
+
+
+@given(
+    st.lists(tiles, min_size=2, max_size=6),
+    st.booleans(),
+    st.sampled_from(["standard", "goliath", "tournament"]),
+)
+def test_scores_sum_to_zero(racks: list, someone_out: bool, preset: str) -> None:
+    named = {f"p{i}": rack for i, rack in enumerate(racks)}
+    named = {k: v for k, v in named.items() if v} | ({"out": []} if someone_out else {})
+    if len(named) < 2:
+        return
+    rules = find_preset(preset).with_house() if len(named) <= 4 else find_preset("six-player")
+    result = score_round(named, rules)
+    assert sum(result.scores.values()) == 0
+    assert all(result.scores[w] >= 0 for w in result.winners)
+    assert all(result.scores[p] <= 0 for p in named if p not in result.winners)
+
+
+def test_ledger_sums_to_zero_and_counts_wins() -> None:
+    ledger = Ledger(("a", "b", "c"))
+    ledger.record(score_round({"a": [], "b": parse_tiles("r5"), "c": parse_tiles("k9")}))
+    ledger.record(score_round({"a": parse_tiles("r1"), "b": [], "c": parse_tiles("k13 J")}))
+    assert ledger.totals == {"a": 14 - 1, "b": -5 + 44, "c": -9 - 43}
+    assert sum(ledger.totals.values()) == 0
+    assert ledger.wins == {"a": 1, "b": 1, "c": 0}
+
+
+def test_ledger_standings_by_score_or_wins() -> None:
+    rounds = [
+        {"a": [], "b": parse_tiles("r1"), "c": parse_tiles("r2")},
+        {"a": [], "b": parse_tiles("r1"), "c": parse_tiles("r2")},
+        {"a": parse_tiles("k13 o13 J"), "b": parse_tiles("r1"), "c": []},
+    ]
+    by_score = Ledger(("a", "b", "c"))
+    by_wins = Ledger(("a", "b", "c"), find_preset("standard+simple-win-counting"))
+    for racks in rounds:
+        by_score.record(score_round(racks))
+        by_wins.record(score_round(racks))
+    assert by_score.leaders() == ("c",)
+    assert by_wins.leaders() == ("a",)
+
+
+def test_partnership_totals() -> None:
+    ledger = Ledger(("a", "b", "c", "d"), find_preset("standard+partnership"))
+    ledger.record(
+        score_round({"a": [], "b": parse_tiles("r5"), "c": parse_tiles("r6"), "d": parse_tiles("r7")})
+    )
+    assert ledger.partnership_totals == {"a+c": 18 - 6, "b+d": -12}
+    assert ledger.leaders() == ("a+c",)
+
+
+def test_short_match_stops_after_three_rounds() -> None:
+    ledger = Ledger(("a", "b"), find_preset("standard+short-match"))
+    for _ in range(3):
+        ledger.record(score_round({"a": [], "b": parse_tiles("r5")}))
+    assert ledger.finished
+    with pytest.raises(ScoringError):
+        ledger.record(score_round({"a": [], "b": parse_tiles("r5")}))
+
+
+def test_ledger_rejects_other_players() -> None:
+    ledger = Ledger(("a", "b"))
+    with pytest.raises(ScoringError):
+        ledger.record(score_round({"a": [], "z": parse_tiles("r5")}))
