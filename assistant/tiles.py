@@ -59,22 +59,31 @@ class Tile:
             raise ValueError("a tile has both a colour and a number, or neither (a joker)")
         if self.number is not None and not 1 <= self.number <= 13:
             raise ValueError(f"tile number must be 1-13, got {self.number}")
+        # Tiles are hashed and compared in every set and turn check: keep one small int per tile.
+        code = 16 * len(_COLOR_ORDER) if self.color is None else 16 * _COLOR_ORDER[self.color] + self.number
+        object.__setattr__(self, "_code", code)
+
+    def __hash__(self) -> int:
+        return self._code
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tile):
+            return NotImplemented
+        return self._code == other._code
 
     @property
     def is_joker(self) -> bool:
         return self.color is None
 
     @property
-    def sort_key(self) -> tuple[int, int]:
-        """(colour index in COLORS, number); jokers sort after every numbered tile."""
-        if self.color is None:
-            return (len(_COLOR_ORDER), 0)
-        return (_COLOR_ORDER[self.color], self.number or 0)
+    def sort_key(self) -> int:
+        """Colour (in COLORS order), then number; jokers sort after every numbered tile."""
+        return self._code
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Tile):
             return NotImplemented
-        return self.sort_key < other.sort_key
+        return self._code < other._code
 
     @property
     def points(self) -> int:

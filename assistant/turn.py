@@ -9,6 +9,7 @@ joker stands for). A table left as it was is a legal draw (CONTRACT.md).
 from __future__ import annotations
 
 import enum
+import operator
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,10 +57,13 @@ class TurnVerdict:
         return {r.code for r in self.reasons}  # type: ignore[misc]
 
 
+_SORT_KEY = operator.attrgetter("sort_key")
+
+
 def _set_key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     if any(t.is_joker for t in tiles):
         return tuple(tiles)
-    return tuple(sorted(tiles))
+    return tuple(sorted(tiles, key=_SORT_KEY))
 
 
 def _name_counted(tiles: Counter[Tile]) -> str:

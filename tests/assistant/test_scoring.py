@@ -1,5 +1,5 @@
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.rules import find_preset
@@ -72,6 +72,7 @@ def test_six_player_allows_six() -> None:
 tiles = st.lists(st.sampled_from([*ALL_FACES, JOKER]), max_size=14)
 
 
+@settings(deadline=None)
 @given(
     st.lists(tiles, min_size=2, max_size=6),
     st.booleans(),

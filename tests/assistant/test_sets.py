@@ -2,7 +2,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.rules import find_preset
@@ -78,6 +78,7 @@ def valid_groups(draw: st.DrawFn, max_jokers: int = 4) -> list[Tile]:
     return tiles
 
 
+@settings(deadline=None)
 @given(st.one_of(valid_runs(), valid_groups()))
 def test_every_generated_valid_set_is_accepted(tiles: list[Tile]) -> None:
     verdict = check_set(tiles, SIX)
@@ -89,6 +90,7 @@ def test_every_generated_valid_set_is_accepted(tiles: list[Tile]) -> None:
         assert all(t.number == n for n, t in naturals)
 
 
+@settings(deadline=None)
 @given(valid_groups(), st.randoms(use_true_random=False))
 def test_group_validity_does_not_depend_on_order(tiles: list[Tile], rng) -> None:
     shuffled = list(tiles)
@@ -112,6 +114,7 @@ def mutated_sets(draw: st.DrawFn) -> list[Tile]:
     return [*tiles[:index], Tile(tiles[index].color, number), *tiles[index + 1 :]]
 
 
+@settings(deadline=None)
 @given(mutated_sets())
 def test_a_mutated_set_is_rejected_with_a_reason(tiles: list[Tile]) -> None:
     verdict = check_set(tiles, SIX)

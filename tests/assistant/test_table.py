@@ -6,22 +6,23 @@ from assistant.tiles import parse_layout
 
 
 def full_table(copies: int, jokers: int) -> str:
-    """Every tile of an edition as runs 1-13, the jokers appended to the first runs."""
-    runs = [f"{c}1 " + " ".join(f"{c}{n}" for n in range(2, 14)) for c in "kbro" for _ in range(copies)]
-    return " | ".join(runs) + " | " + " ".join(["J"] * jokers) if jokers >= 3 else " | ".join(runs)
+    """Every tile of an edition: one run 1-13 per copy and colour, the jokers as one set of their own."""
+    runs = [" ".join(f"{c}{n}" for n in range(1, 14)) for c in "kbro" for _ in range(copies)]
+    return " | ".join([*runs, " ".join(["J"] * jokers)])
 
 
-def test_a_full_106_tile_table_with_jokers_is_valid() -> None:
-    layout = parse_layout(full_table(2, 0))
-    layout[0] = layout[0][:-1] + [layout[0][-1]]
-    verdict = check_table(layout + [parse_layout("J J")[0]], find_preset("standard"))
-    # "J J" alone is two tiles: the table is invalid for that one reason.
-    assert [s.valid for s in verdict.sets].count(False) == 1
-    assert len(verdict.problems) == 1
+def test_a_pair_of_jokers_alone_is_the_only_problem() -> None:
+    verdict = check_table(parse_layout(full_table(2, 2)), find_preset("standard"))
+    assert [s.valid for s in verdict.sets] == [True] * 8 + [False]
+    assert verdict.problems == ("set 9 (J J): only 2 tiles: a set needs at least 3",)
 
 
 def test_full_editions_are_valid() -> None:
-    assert check_table(parse_layout(full_table(2, 0)), find_preset("standard")).valid
+    layout = parse_layout(full_table(2, 2))
+    layout[0] = layout[0][:11] + layout.pop()  # k1..k11 J J: the jokers stand for k12 and k13
+    standard = check_table(layout, find_preset("standard"))
+    assert standard.valid, standard.problems
+    assert sum(len(s.tiles) for s in standard.sets) == 106 - 2
     six = check_table(parse_layout(full_table(3, 4)), find_preset("six-player"))
     assert six.valid, six.problems
     assert sum(len(s.tiles) for s in six.sets) == 160

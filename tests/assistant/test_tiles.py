@@ -1,0 +1,101 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.errors import InputError
+from assistant.tiles import (
+    ALL_FACES,
+    CLASS_NAMES,
+    JOKER,
+    Color,
+    NotationError,
+    Tile,
+    class_id,
+    format_layout,
+    format_tiles,
+    parse_layout,
+    parse_tiles,
+    tile_from_class_id,
+)
+
+any_tile = st.sampled_from([*ALL_FACES, JOKER])
+layouts = st.lists(st.lists(any_tile, min_size=1, max_size=13), max_size=12)
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("r5", Tile(Color.RED, 5)),
+        ("K12", Tile(Color.BLACK, 12)),
+        ("o13", Tile(Color.ORANGE, 13)),
+        ("y7", Tile(Color.ORANGE, 7)),
+        ("b1", Tile(Color.BLUE, 1)),
+        ("J", JOKER),
+        ("j", JOKER),
+        ("*", JOKER),
+        ("joker", JOKER),
+    ],
+)
+def test_contract_notation(token: str, expected: Tile) -> None:
+    assert Tile.parse(token) == expected
+
+
+@pytest.mark.parametrize("token", ["r14", "x5", "r0", "5r", "rr", "", "r-1", "jj"])
+def test_unreadable_token_is_named(token: str) -> None:
+    with pytest.raises(NotationError) as info:
+        Tile.parse(token)
+    assert isinstance(info.value, InputError)
+    assert info.value.token == token
+
+
+def test_empty_set_between_pipes_is_an_error() -> None:
+    with pytest.raises(NotationError):
+        parse_layout("r1 r2 r3 | | k1 k2 k3")
+
+
+def test_physical_order_is_kept() -> None:
+    assert format_layout(parse_layout("J r5 r6|r5 r6 J")) == "J r5 r6 | r5 r6 J"
+
+
+@settings(deadline=None)
+@given(any_tile)
+def test_tile_round_trip(tile: Tile) -> None:
+    assert Tile.parse(str(tile)) == tile
+    assert eval(repr(tile)) == tile  # repr is `Tile.parse('r5')`
+    assert tile_from_class_id(class_id(tile)) == tile
+
+
+@settings(deadline=None)
+@given(layouts)
+def test_layout_round_trip(sets: list[list[Tile]]) -> None:
+    assert parse_layout(format_layout(sets)) == sets
+
+
+@settings(deadline=None)
+@given(st.lists(any_tile, max_size=20))
+def test_rack_round_trip(tiles: list[Tile]) -> None:
+    assert parse_tiles(format_tiles(tiles)) == tiles
+
+
+@settings(deadline=None)
+@given(st.text(alphabet="rbkoyjJ*| ,\n0123456789x-", max_size=40) | st.text(max_size=20))
+def test_any_text_parses_and_round_trips_or_raises_notation_error(text: str) -> None:
+    try:
+        sets = parse_layout(text)
+    except NotationError as error:
+        assert error.token is not None
+        return
+    assert parse_layout(format_layout(sets)) == sets
+
+
+@settings(deadline=None)
+@given(st.lists(any_tile, max_size=30))
+def test_tiles_sort_by_colour_then_number_jokers_last(tiles: list[Tile]) -> None:
+    ordered = sorted(tiles)
+    keys = [t.sort_key for t in ordered]
+    assert keys == sorted(keys)
+    assert ordered[len(ordered) - tiles.count(JOKER) :] == [JOKER] * tiles.count(JOKER)
+
+
+def test_class_scheme_has_53_classes() -> None:
+    assert len(CLASS_NAMES) == 53 and "joker" in CLASS_NAMES
