@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS games (
     camera TEXT NOT NULL DEFAULT 'example',
     created_at REAL NOT NULL,
     table_layout TEXT NOT NULL DEFAULT '',
+    table_photo TEXT NOT NULL DEFAULT '',
     agreed_layout TEXT NOT NULL DEFAULT '',
     turn_seat INTEGER NOT NULL DEFAULT 0,
     pending_seat INTEGER,
@@ -117,6 +118,7 @@ class Game:
     camera: str
     created_at: float
     table_layout: str
+    table_photo: str
     agreed_layout: str
     turn_seat: int
     players: tuple[Player, ...]
@@ -270,15 +272,26 @@ class Storage:
             camera=str(row["camera"]),
             created_at=float(row["created_at"]),
             table_layout=str(row["table_layout"]),
+            table_photo=str(row["table_photo"]),
             agreed_layout=str(row["agreed_layout"]),
             turn_seat=int(row["turn_seat"]),
             players=tuple(Player(int(p["seat"]), str(p["name"]), bool(p["opened"])) for p in player_rows),
             pending=pending,
         )
 
-    def set_table_layout(self, game_id: int, layout: str) -> None:
-        """The layout now seen on the table (read or corrected), shared by every tab on the game."""
-        self._update_game(game_id, "UPDATE games SET table_layout = ? WHERE id = ?", (layout, game_id))
+    def set_table_layout(self, game_id: int, layout: str, photo: str | None = None) -> None:
+        """The layout now seen on the table (read or corrected), shared by every tab on the game.
+
+        `photo` names the photo the layout was read from; a correction leaves it as it was.
+        """
+        if photo is None:
+            self._update_game(game_id, "UPDATE games SET table_layout = ? WHERE id = ?", (layout, game_id))
+        else:
+            self._update_game(
+                game_id,
+                "UPDATE games SET table_layout = ?, table_photo = ? WHERE id = ?",
+                (layout, photo, game_id),
+            )
 
     def set_agreed_layout(self, game_id: int, layout: str) -> None:
         """Accept a layout as the last agreed table (e.g. at the start of a round)."""
@@ -458,8 +471,9 @@ class Storage:
             )
             # The next round starts from an empty table and nobody has opened yet.
             conn.execute(
-                "UPDATE games SET table_layout = '', agreed_layout = '', pending_seat = NULL, "
-                "pending_before = NULL, pending_rack = NULL, pending_started_at = NULL WHERE id = ?",
+                "UPDATE games SET table_layout = '', table_photo = '', agreed_layout = '', "
+                "pending_seat = NULL, pending_before = NULL, pending_rack = NULL, pending_started_at = NULL "
+                "WHERE id = ?",
                 (game_id,),
             )
             conn.execute("UPDATE players SET opened = 0 WHERE game_id = ?", (game_id,))

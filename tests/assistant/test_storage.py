@@ -67,6 +67,13 @@ def test_a_second_connection_sees_confirmed_state(store: Storage, game_id: int) 
     assert other_tab.load_game(game_id).table_layout == "r1 r2 r3"
 
 
+def test_a_correction_keeps_the_photo_it_came_from(store: Storage, game_id: int) -> None:
+    store.set_table_layout(game_id, "r1 r2 ?", photo="abc")
+    store.set_table_layout(game_id, "r1 r2 r3")
+    game = store.load_game(game_id)
+    assert (game.table_layout, game.table_photo) == ("r1 r2 r3", "abc")
+
+
 def test_turn_is_recorded_with_new_agreed_layout(store: Storage, game_id: int) -> None:
     store.start_turn(game_id, seat=1, before="", rack="r1 r2 r3 k9", started_at=100.0)
     pending = store.load_game(game_id).pending

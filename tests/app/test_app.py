@@ -1,0 +1,312 @@
+"""Every flow of the Streamlit app, driven by AppTest with the tile reader replaced by fixed detections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from app_fakes import APP, FakeReader, photo_bytes, scene_detections
+from streamlit.testing.v1 import AppTest
+
+from assistant.storage import Storage, default_db_path
+
+NewTab = Callable[[], AppTest]
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [str(element.value) for element in getattr(at, kind)]
+
+
+def pills_labelled(at: AppTest, start: str) -> Any:
+    [found] = [p for p in at.pills if p.label.startswith(start)]
+    return found
+
+
+def stored_game() -> Any:
+    store = Storage(default_db_path())
+    [(game_id, _)] = store.list_games()
+    return store.load_game(game_id)
+
+
+def upload(at: AppTest, data: bytes, name: str = "table.jpg", mime: str = "image/jpeg") -> AppTest:
+    at.radio(key="source").set_value("upload").run()
+    at.file_uploader(key="upload_photo").set_value((name, data, mime))
+    return at.run()
+
+
+def type_layout(at: AppTest, text: str) -> AppTest:
+    at.radio(key="source").set_value("type").run()
+    at.text_area(key="layout_text").input(text)
+    return at.run()
+
+
+def test_opens_on_the_bundled_example_with_a_verdict(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    assert not at.exception
+    assert texts(at, "success") == ["Table valid: 3 sets, 10 tiles, 55 points."]
+    assert "10 tiles seen" in texts(at, "caption")
+    assert len(at.image) == 1
+    assert reader.calls == 1
+    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+
+
+def test_upload_gives_a_verdict_with_the_reason(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    reader.detections = scene_detections([["r5 r6 r7", "k7 b7 k7"]])
+    upload(at, photo_bytes(seed=2))
+    assert not at.exception
+    assert texts(at, "error") == ["Table not valid: 1 of 2 sets break the rules."]
+    assert pills_labelled(at, "❌ Set 2").label == "❌ Set 2: black appears twice in the group of 7s"
+    assert pills_labelled(at, "✅ Set 1").label == "✅ Set 1: red 5-6-7 · 18 points"
+
+
+def test_camera_photo_gives_a_verdict(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    reader.detections = scene_detections([["o11 o12 o13"]])
+    at.radio(key="source").set_value("camera").run()
+    at.camera_input(key="camera_photo").set_value(("shot.jpg", photo_bytes(seed=3), "image/jpeg"))
+    at.run()
+    assert not at.exception
+    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 36 points."]
+
+
+def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    # The third tile reads as b6 (doubtful, 45%); the classifier's runner-up is r6.
+    reader.detections = scene_detections([["r4 r5 b6"]], runner_up={"b6": "r6"})
+    upload(at, photo_bytes(seed=4))
+    assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
+    pills_labelled(at, "❌ Set 1").set_value(2).run()  # click 1: the tile
+    assert at.pills(key="fix_likely").options[0] == ":red[**6**]"  # red 6 offered first
+    at.pills(key="fix_likely").set_value("r6").run()  # click 2: what it is
+    assert not at.exception
+    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 15 points."]
+    assert stored_game().table_layout == "r4 r5 r6"
+
+
+def test_any_tile_can_be_replaced_or_removed(app: NewTab) -> None:
+    at = type_layout(app(), "r5 r6 r7 k1")
+    assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
+    pills_labelled(at, "❌ Set 1").set_value(3).run()
+    at.pills(key="fix_any").set_value("remove").run()
+    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 18 points."]
+    pills_labelled(at, "✅ Set 1").set_value(0).run()
+    at.pills(key="fix_any").set_value("J").run()
+    assert stored_game().table_layout == "J r6 r7"
+    assert pills_labelled(at, "✅ Set 1").label == "✅ Set 1: red 5-6-7 · 18 points · joker as r5"
+
+
+def test_typed_correction_recomputes_and_bad_text_keeps_the_layout(app: NewTab) -> None:
+    at = type_layout(app(), "r1 r2 r3 | k4 k5")
+    assert texts(at, "error") == ["Table not valid: 1 of 2 sets break the rules."]
+    at.text_area(key="layout_text").input("r1 r2 r3 | k4 k5 k6").run()
+    assert texts(at, "success") == ["Table valid: 2 sets, 6 tiles, 21 points."]
+    at.text_area(key="layout_text").input("r1 r2 x3").run()
+    assert any("x3" in e for e in texts(at, "error"))
+    assert stored_game().table_layout == "r1 r2 r3 | k4 k5 k6"
+
+
+def test_unread_tiles_must_be_fixed_before_judging(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    detections = scene_detections([["r1 r2 r3"]])
+    detections.class_id[1] = -1
+    reader.detections = detections
+    upload(at, photo_bytes(seed=5))
+    assert texts(at, "warning")[0].startswith("1 tile(s) not read")
+    assert stored_game().table_layout == "r1 ? r3"
+    pills_labelled(at, "⚪ Set 1").set_value(1).run()
+    at.pills(key="fix_any").set_value("r2").run()
+    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 6 points."]
+
+
+BAD_PHOTOS = [
+    ("notes.txt", b"this is not a picture", "text/plain", "is not a picture"),
+    ("empty.jpg", b"", "image/jpeg", "is empty"),
+    ("huge.jpg", b"\xff\xd8\xff" + bytes(50 * 1024 * 1024), "image/jpeg", "50.0 MB"),
+    (
+        "black.jpg",
+        cv2.imencode(".jpg", np.zeros((480, 640, 3), np.uint8))[1].tobytes(),
+        "image/jpeg",
+        "blank",
+    ),
+    ("broken.jpg", photo_bytes(seed=6)[:300], "image/jpeg", "damaged"),
+]
+
+
+@pytest.mark.parametrize("name, data, mime, message", BAD_PHOTOS, ids=[p[0] for p in BAD_PHOTOS])
+def test_a_bad_upload_shows_a_message_and_keeps_the_table(
+    app: NewTab, reader: FakeReader, name: str, data: bytes, mime: str, message: str
+) -> None:
+    at = app()
+    before = stored_game().table_layout
+    upload(at, data, name=name, mime=mime)
+    assert not at.exception
+    [error] = texts(at, "error")
+    assert message in error and "kept as it was" in error
+    assert stored_game().table_layout == before
+    assert reader.calls == 1  # only the example was read
+
+
+def test_no_tiles_in_the_photo_is_a_message(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    reader.detections = scene_detections([])
+    upload(at, photo_bytes(seed=7))
+    assert any("no tiles seen" in e for e in texts(at, "error"))
+    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+
+
+def test_a_model_that_fails_to_load_is_a_message(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import app_support
+    from vision.detector import ModelLoadError
+
+    def broken() -> Any:
+        raise ModelLoadError("model file 'tile_detector.onnx' not found")
+
+    monkeypatch.setattr(app_support, "load_tile_reader", broken)
+    at = upload(type_layout(app(), "r1 r2 r3"), photo_bytes(seed=8))
+    assert not at.exception
+    assert any("tile_detector.onnx" in e for e in texts(at, "error"))
+    assert stored_game().table_layout == "r1 r2 r3"
+
+
+def start_turn(at: AppTest, rack: str = "") -> AppTest:
+    at.radio(key="screen").set_value("Turn").run()
+    at.text_input(key="turn_rack").input(rack)
+    at.button[0].click()
+    return at.run()
+
+
+def end_turn(at: AppTest) -> AppTest:
+    [end] = [b for b in at.button if b.label == "End turn"]
+    end.click()
+    return at.run()
+
+
+def test_turn_judge_legal_opening(app: NewTab) -> None:
+    at = type_layout(app(), "")
+    start_turn(at, rack="r10 r11 r12 k1 k2")
+    assert any("is playing" in info for info in texts(at, "info"))
+    at.text_area(key="layout_text").input("r10 r11 r12").run()
+    end_turn(at)
+    assert not at.exception
+    assert texts(at, "success")[-1] == "Legal: played r10 r11 r12."
+    game = stored_game()
+    assert game.agreed_layout == "r10 r11 r12"
+    assert game.player(0).opened and game.turn_seat == 1 and game.pending is None
+
+
+def test_turn_judge_illegal_says_what_to_put_back_and_the_penalty(app: NewTab) -> None:
+    at = type_layout(app(), "r10 r11 r12")
+    start_turn(at)
+    at.text_area(key="layout_text").input("r10 r11 r12 r13 | k5 k6").run()
+    end_turn(at)
+    assert not at.exception
+    assert "Not legal. Put the table back as it was:" in texts(at, "error")
+    shown = "\n".join(texts(at, "markdown"))
+    assert "k5 k6" in shown and "left invalid" in shown
+    assert "**Take back to the rack: k5 k6 r13**" in shown
+    assert "**Take apart: r10 r11 r12 r13**" in shown
+    assert "**Put back as it was: r10 r11 r12**" in shown
+    assert texts(at, "warning")[-1] == "Penalty: draw 1 tile."
+    game = stored_game()
+    assert game.agreed_layout == "r10 r11 r12"
+    assert not game.player(0).opened
+    # A second tab on the same game sees the same judged turn.
+    other = app()
+    other.radio(key="screen").set_value("Turn").run()
+    assert "**Take back to the rack: k5 k6 r13**" in "\n".join(texts(other, "markdown"))
+
+
+def test_tournament_penalty_is_three_tiles(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Game").run()
+    at.text_input(key="new_name").input("Cup")
+    at.selectbox(key="new_preset").set_value("tournament")
+    at.text_input(key="new_players").input("Ann, Ben, Cy")
+    at.radio(key="new_camera").set_value("type")
+    [create] = [b for b in at.button if b.label == "Create game"]
+    create.click().run()
+    assert not at.exception
+    assert at.markdown[0].value == "#### Cup · tournament"
+    assert at.radio(key="screen").value == "Table"
+    type_layout(at, "r1 r2 r3")
+    start_turn(at)
+    at.text_area(key="layout_text").input("r1 r2").run()
+    end_turn(at)
+    assert texts(at, "warning")[-1] == "Penalty: draw 3 tiles."
+
+
+@pytest.mark.parametrize("players, message", [("Ann", "2–4 players, not 1"), ("A, B, C, D, E", "not 5")])
+def test_new_game_checks_the_player_count(app: NewTab, players: str, message: str) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Game").run()
+    at.text_input(key="new_players").input(players)
+    [create] = [b for b in at.button if b.label == "Create game"]
+    create.click().run()
+    assert any(message in e for e in texts(at, "error"))
+    assert len(Storage(default_db_path()).list_games()) == 1
+
+
+def test_round_scoring_and_ledger(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Round").run()
+    assert at.subheader[0].value == "Round 1: racks at the end"
+    at.text_input(key="rack_0").input("")
+    at.text_input(key="rack_1").input("r5 k3 J").run()
+    assert texts(at, "caption")[-1] == "Player 1 went out."
+    [confirm] = [b for b in at.button if b.label == "Confirm round 1"]
+    confirm.click().run()
+    assert not at.exception
+    assert at.subheader[0].value == "Round 2: racks at the end"
+    standings = at.dataframe[-1].value
+    assert list(standings["player"]) == ["Player 1", "Player 2"]
+    assert list(standings["total"]) == [38, -38]
+    assert list(standings["games won"]) == [1, 0]
+    # A blocked round: nobody went out, the lowest rack wins.
+    at.text_input(key="rack_0").input("k13 b13")
+    at.text_input(key="rack_1").input("o2").run()
+    assert texts(at, "caption")[-1] == "Blocked round: nobody went out, the lowest rack wins."
+    [confirm] = [b for b in at.button if b.label == "Confirm round 2"]
+    confirm.click().run()
+    standings = at.dataframe[-1].value
+    assert dict(zip(standings["player"], standings["total"], strict=True)) == {
+        "Player 1": 14,
+        "Player 2": -14,
+    }
+    assert len(at.get("vega_lite_chart")) == 1
+    assert [b.label for b in at.get("download_button")] == ["Download scores (CSV)"]
+    csv_lines = Storage(default_db_path()).export_csv(stored_game().id).splitlines()
+    assert csv_lines[-1] == "2,1,Player 2,o2,2,24,1,-14"
+
+
+def test_a_stale_tab_cannot_confirm_the_same_round_twice(app: NewTab) -> None:
+    first, second = app(), app()
+    for at in (first, second):
+        at.radio(key="screen").set_value("Round").run()
+        at.text_input(key="rack_1").input("r5").run()
+    [b for b in first.button if b.label == "Confirm round 1"][0].click().run()
+    [b for b in second.button if b.label == "Confirm round 1"][0].click().run()
+    assert any("round 1 is already recorded" in e for e in texts(second, "error"))
+    assert len(Storage(default_db_path()).rounds(stored_game().id)) == 1
+
+
+def test_a_bad_rack_names_the_token(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Round").run()
+    at.text_input(key="rack_1").input("r5 z9").run()
+    assert any("z9" in e for e in texts(at, "error"))
+    assert not [b for b in at.button if b.label.startswith("Confirm")]
+
+
+def test_an_unusable_database_is_a_message(
+    app: NewTab, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    monkeypatch.setenv("RUMMI_DB", str(folder))
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    assert not at.exception
+    assert any("cannot be used" in e for e in texts(at, "error"))
