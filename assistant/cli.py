@@ -18,7 +18,7 @@ from types import ModuleType
 from assistant.errors import InputError
 from assistant.meld import MeldVerdict, check_meld
 from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
-from assistant.scoring import FailedOpening, RoundResult, score_round
+from assistant.scoring import FailedOpening, Ledger, RoundResult, score_round
 from assistant.sets import SetVerdict
 from assistant.table import TableVerdict, check_table
 from assistant.tiles import NotationError, Tile, format_tiles, parse_layout, parse_tiles
@@ -246,7 +246,13 @@ def run_score(args: argparse.Namespace, rules: Rules) -> int:
         except ValueError:
             raise InputError(f"not NAME=could-not|chose-not: {entry!r}") from None
     result = score_round(racks, rules, failed)
-    _emit(args, round_to_json(result), describe_round(result))
+    document, text = round_to_json(result), describe_round(result)
+    if rules.partnership:
+        ledger = Ledger(tuple(racks), rules)
+        ledger.record(result)
+        document["partnership_scores"] = ledger.partnership_totals
+        text += "\nPartnerships: " + ", ".join(f"{k} {v:+d}" for k, v in ledger.partnership_totals.items())
+    _emit(args, document, text)
     return EXIT_OK
 
 

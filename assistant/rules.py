@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from assistant.errors import InputError
-from assistant.tiles import Tile
+from assistant.tiles import Color, Tile
 
 
 class PresetError(InputError):
@@ -73,6 +73,16 @@ class Rules:
     def tile_value_on_rack(self, tile: Tile) -> int:
         """Penalty a tile left on a rack carries: face value, or the preset's joker penalty."""
         return self.joker_penalty if tile.is_joker else tile.points
+
+    def color_label(self, color: Color) -> str:
+        """The colour's name as this edition prints it (Goliath: yellow for orange)."""
+        return self.orange_label if color is Color.ORANGE else color.label
+
+    def describe(self, tile: Tile) -> str:
+        """`red 5`, `yellow 7` (Goliath), `joker`."""
+        if tile.color is None:
+            return "joker"
+        return f"{self.color_label(tile.color)} {tile.number}"
 
     def with_house(self, *names: str) -> Rules:
         """These rules with house variants applied (000_*.txt section 6).

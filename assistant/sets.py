@@ -132,7 +132,7 @@ def check_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> SetVerdict:
     if readings:
         best = readings[0]
         return SetVerdict(tiles, True, best.kind, best.value, best.jokers, (), tuple(readings))
-    return SetVerdict(tiles, False, None, None, reasons=tuple(_diagnose(tiles)))
+    return SetVerdict(tiles, False, None, None, reasons=tuple(_diagnose(tiles, rules)))
 
 
 # --- readings of valid sets -------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def _run_readings(tiles: tuple[Tile, ...]) -> list[Reading]:
 # --- reasons for invalid sets -----------------------------------------------------------------------
 
 
-def _diagnose(tiles: tuple[Tile, ...]) -> list[Reason]:
+def _diagnose(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     """Reasons for an invalid set, phrased for what the player was most likely building."""
     naturals = [t for t in tiles if not t.is_joker]
     same_number = max(Counter(t.number for t in naturals).values())
@@ -199,8 +199,8 @@ def _diagnose(tiles: tuple[Tile, ...]) -> list[Reason]:
                 "in different colours, a run one colour in consecutive numbers",
             )
         ]
-    group_reasons = _group_problems(tiles)
-    run_reasons = _run_problems(tiles)
+    group_reasons = _group_problems(tiles, rules)
+    run_reasons = _run_problems(tiles, rules)
     if same_number > same_color:
         return group_reasons
     if same_color > same_number or len(tiles) > MAX_GROUP:
@@ -208,20 +208,23 @@ def _diagnose(tiles: tuple[Tile, ...]) -> list[Reason]:
     return min(group_reasons, run_reasons, key=len)
 
 
-def _group_problems(tiles: tuple[Tile, ...]) -> list[Reason]:
+def _group_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     naturals = [t for t in tiles if not t.is_joker]
     number = Counter(t.number for t in naturals).most_common(1)[0][0]
     reasons = []
     for tile in naturals:
         if tile.number != number:
-            text = f"{tile.describe()} does not belong in the group of {number}s"
+            text = f"{rules.describe(tile)} does not belong in the group of {number}s"
             reasons.append(Reason(SetProblem.MIXED_NUMBERS, text))
     color_counts = Counter(t.color for t in naturals if t.number == number)
     for color, count in color_counts.items():
         if count > 1:
             times = {2: "twice", 3: "three times"}.get(count, f"{count} times")
             reasons.append(
-                Reason(SetProblem.DUPLICATE_COLOR, f"{color.label} appears {times} in the group of {number}s")
+                Reason(
+                    SetProblem.DUPLICATE_COLOR,
+                    f"{rules.color_label(color)} appears {times} in the group of {number}s",
+                )
             )
     if len(tiles) > MAX_GROUP:
         reasons.append(
@@ -230,13 +233,13 @@ def _group_problems(tiles: tuple[Tile, ...]) -> list[Reason]:
     return reasons
 
 
-def _run_problems(tiles: tuple[Tile, ...]) -> list[Reason]:
+def _run_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     naturals = [(i, t) for i, t in enumerate(tiles) if not t.is_joker]
     color = Counter(t.color for _, t in naturals).most_common(1)[0][0]
     reasons = []
     for _, tile in naturals:
         if tile.color != color:
-            text = f"{tile.describe()} in a {color.label} run: a run is one colour"
+            text = f"{rules.describe(tile)} in a {rules.color_label(color)} run: a run is one colour"
             reasons.append(Reason(SetProblem.MIXED_COLORS, text))
     for (i, left), (j, right) in zip(naturals, naturals[1:], strict=False):
         for reason in _pair_problems(i, left, j, right):

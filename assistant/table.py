@@ -31,7 +31,7 @@ def count_problems(tiles: Iterable[Tile], rules: Rules = STANDARD, where: str = 
     for tile, count in sorted(Counter(tiles).items()):
         limit = rules.jokers if tile.is_joker else rules.copies
         if count > limit:
-            name = "jokers" if tile.is_joker else f"{tile.describe()}s"
+            name = "jokers" if tile.is_joker else f"{rules.describe(tile)}s"
             problems.append(f"{count} {name} {where}, but the {rules.name} edition has only {limit}")
     return problems
 

@@ -66,11 +66,11 @@ def _set_key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(tiles, key=_SORT_KEY))
 
 
-def _name_counted(tiles: Counter[Tile]) -> str:
-    """`red 5`, `2 blue 9s and a joker`."""
+def _name_counted(tiles: Counter[Tile], rules: Rules) -> str:
+    """`red 5`, `2 blue 9s and joker`."""
     parts = []
     for tile, count in sorted(tiles.items()):
-        name = tile.describe()
+        name = rules.describe(tile)
         parts.append(name if count == 1 else f"{count} {name}s")
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
@@ -112,14 +112,14 @@ def judge_turn(
         reasons.append(
             Reason(
                 TurnProblem.TILE_TAKEN,
-                f"{_name_counted(taken_numbered)} {verb} taken off the table: tiles on the table stay there",
+                f"{_name_counted(taken_numbered, rules)} {verb} taken off the table: tiles played stay there",
             )
         )
     if not_from_rack:
         reasons.append(
             Reason(
                 TurnProblem.NOT_FROM_RACK,
-                f"{_name_counted(not_from_rack)} did not come from the player's rack",
+                f"{_name_counted(not_from_rack, rules)} did not come from the player's rack",
             )
         )
     if jokers_off and not rules.retrieved_joker_to_rack:

@@ -139,6 +139,16 @@ def test_score_joker_penalty_follows_rules(capsys: pytest.CaptureFixture[str]) -
     assert doc["scores"] == {"a": 50, "b": -50}
 
 
+def test_score_partnership_and_failed_opening(capsys: pytest.CaptureFixture[str]) -> None:
+    racks = ["--rack", "a=", "--rack", "b=r5", "--rack", "c=r6", "--rack", "d=r7"]
+    _, doc, _ = run(capsys, "score", *racks, "--rules", "standard+partnership")
+    assert doc["partnership_scores"] == {"a+c": 12, "b+d": -12}
+    _, doc, _ = run(capsys, "score", *racks, "--rules", "tournament", "--failed-opening", "d=chose-not")
+    assert doc["scores"] == {"a": 218, "b": -5, "c": -6, "d": -207}
+    code, _, err = run(capsys, "score", *racks, "--failed-opening", "d=chose-not")
+    assert code == 2 and "failed-opening" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "token"),
     [
