@@ -1,0 +1,162 @@
+"""`Detections`: what the recognition model found in one frame, as parallel numpy arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assistant.tiles import CLASS_NAMES, Tile, tile_from_class_id
+
+UNKNOWN_CLASS = -1
+"""`class_id` of a tile that was found but not read (no classifier, or the classifier was not run)."""
+
+
+def _empty_topk(n: int, k: int, dtype: type) -> np.ndarray:
+    return np.zeros((n, k), dtype=dtype)
+
+
+@dataclass
+class Detections:
+    """Tiles found in one frame.
+
+    Attributes:
+        xyxy: (n, 4) float boxes `x1, y1, x2, y2` in pixels of the frame as given.
+        confidence: (n,) detector score that the box holds a tile, 0-1.
+        class_id: (n,) index into `CLASS_NAMES` of the best reading, `UNKNOWN_CLASS` where not read.
+        class_confidence: (n,) score of the best reading, 0 where not read.
+        topk_class_ids: (n, k) readings best first (`k` may be 0).
+        topk_scores: (n, k) their scores.
+        angle: (n,) direction of the tile's "up" in degrees (0 upright, counter-clockwise), 0 where unknown.
+
+    Example:
+        >>> d = Detections.empty()
+        >>> len(d)
+        0
+    """
+
+    xyxy: np.ndarray
+    confidence: np.ndarray
+    class_id: np.ndarray = field(default=None)  # type: ignore[assignment]
+    class_confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
+    topk_class_ids: np.ndarray = field(default=None)  # type: ignore[assignment]
+    topk_scores: np.ndarray = field(default=None)  # type: ignore[assignment]
+    angle: np.ndarray = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
+        n = len(self.xyxy)
+        self.confidence = np.asarray(self.confidence, dtype=np.float32)
+        if self.class_id is None:
+            self.class_id = np.full(n, UNKNOWN_CLASS, dtype=np.int64)
+        if self.class_confidence is None:
+            self.class_confidence = np.zeros(n, dtype=np.float32)
+        if self.topk_class_ids is None:
+            self.topk_class_ids = _empty_topk(n, 0, np.int64)
+        if self.topk_scores is None:
+            self.topk_scores = _empty_topk(
+                n, self.topk_class_ids.shape[1] if self.topk_class_ids.ndim == 2 else 0, np.float32
+            )
+        if self.angle is None:
+            self.angle = np.zeros(n, dtype=np.float32)
+        self.class_id = np.asarray(self.class_id, dtype=np.int64)
+        self.class_confidence = np.asarray(self.class_confidence, dtype=np.float32)
+        self.topk_class_ids = np.asarray(self.topk_class_ids, dtype=np.int64)
+        self.topk_scores = np.asarray(self.topk_scores, dtype=np.float32)
+        self.angle = np.asarray(self.angle, dtype=np.float32)
+        for name in ("confidence", "class_id", "class_confidence", "angle"):
+            shape = getattr(self, name).shape
+            if shape != (n,):
+                raise ValueError(f"Detections.{name} has shape {shape}, expected ({n},) to match xyxy")
+        for name in ("topk_class_ids", "topk_scores"):
+            shape = getattr(self, name).shape
+            if len(shape) != 2 or shape[0] != n:
+                raise ValueError(f"Detections.{name} has shape {shape}, expected ({n}, k)")
+        if self.topk_class_ids.shape != self.topk_scores.shape:
+            raise ValueError(
+                f"Detections.topk_scores has shape {self.topk_scores.shape}, "
+                f"expected {self.topk_class_ids.shape} like topk_class_ids"
+            )
+        known = self.class_id[self.class_id != UNKNOWN_CLASS]
+        if known.size and (known.min() < 0 or known.max() >= len(CLASS_NAMES)):
+            raise ValueError(f"Detections.class_id out of range 0-{len(CLASS_NAMES) - 1}: {known.tolist()}")
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(xyxy=np.zeros((0, 4), np.float32), confidence=np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: int | slice | np.ndarray | list[int]) -> Detections:
+        """Select by slice, integer array or boolean mask; always returns `Detections`."""
+        if isinstance(index, (int, np.integer)):
+            index = [int(index)]
+        return Detections(
+            xyxy=self.xyxy[index],
+            confidence=self.confidence[index],
+            class_id=self.class_id[index],
+            class_confidence=self.class_confidence[index],
+            topk_class_ids=self.topk_class_ids[index],
+            topk_scores=self.topk_scores[index],
+            angle=self.angle[index],
+        )
+
+    @classmethod
+    def merge(cls, parts: list[Detections]) -> Detections:
+        if not parts:
+            return cls.empty()
+        k = max(p.topk_class_ids.shape[1] for p in parts)
+
+        def padded(arr: np.ndarray, fill: float) -> np.ndarray:
+            extra = k - arr.shape[1]
+            return np.pad(arr, ((0, 0), (0, extra)), constant_values=fill) if extra else arr
+
+        return cls(
+            xyxy=np.concatenate([p.xyxy for p in parts]),
+            confidence=np.concatenate([p.confidence for p in parts]),
+            class_id=np.concatenate([p.class_id for p in parts]),
+            class_confidence=np.concatenate([p.class_confidence for p in parts]),
+            topk_class_ids=np.concatenate([padded(p.topk_class_ids, UNKNOWN_CLASS) for p in parts]),
+            topk_scores=np.concatenate([padded(p.topk_scores, 0.0) for p in parts]),
+            angle=np.concatenate([p.angle for p in parts]),
+        )
+
+    @property
+    def is_read(self) -> np.ndarray:
+        """(n,) bool: the tile's face was read (a classifier ran on it)."""
+        return self.class_id != UNKNOWN_CLASS
+
+    def tiles(self) -> list[Tile | None]:
+        """The boundary to the domain: each detection's best reading as a `Tile`, None where not read."""
+        return [None if cid == UNKNOWN_CLASS else tile_from_class_id(int(cid)) for cid in self.class_id]
+
+    def with_readings(
+        self, topk_class_ids: np.ndarray, topk_scores: np.ndarray, angle: np.ndarray | None = None
+    ) -> Detections:
+        """A copy with the classifier's readings (best first) filled in."""
+        topk_class_ids = np.asarray(topk_class_ids, dtype=np.int64).reshape(len(self), -1)
+        topk_scores = np.asarray(topk_scores, dtype=np.float32).reshape(len(self), -1)
+        has_any = topk_class_ids.shape[1] > 0
+        return Detections(
+            xyxy=self.xyxy.copy(),
+            confidence=self.confidence.copy(),
+            class_id=topk_class_ids[:, 0] if has_any else np.full(len(self), UNKNOWN_CLASS),
+            class_confidence=topk_scores[:, 0] if has_any else np.zeros(len(self), np.float32),
+            topk_class_ids=topk_class_ids,
+            topk_scores=topk_scores,
+            angle=self.angle.copy() if angle is None else np.asarray(angle, dtype=np.float32).reshape(-1),
+        )
+
+
+def box_iou(boxes_a: np.ndarray, boxes_b: np.ndarray) -> np.ndarray:
+    """(n, m) intersection over union of two sets of xyxy boxes."""
+    a = np.asarray(boxes_a, dtype=np.float64).reshape(-1, 4)
+    b = np.asarray(boxes_b, dtype=np.float64).reshape(-1, 4)
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(bottom_right - top_left, 0, None).prod(axis=2)
+    area_a = (a[:, 2:] - a[:, :2]).clip(0).prod(axis=1)
+    area_b = (b[:, 2:] - b[:, :2]).clip(0).prod(axis=1)
+    union = area_a[:, None] + area_b[None, :] - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-12), 0.0)

@@ -1,0 +1,244 @@
+"""Find tiles in a frame (ONNX tile detector) and read them (crop classifier): `TileReader.read(image)`.
+
+Inference uses onnxruntime, numpy and cv2 only; torch and ultralytics are for training
+(`vision.train_detector`). The detector is a one-class YOLO ("tile") exported by ultralytics: input
+(1, 3, S, S) RGB 0-1 letterboxed with grey 114, output (1, 5, N) rows `cx, cy, w, h, score` in input pixels.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.resources
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision.detections import Detections
+
+DETECTOR_MODEL = "tile_detector.onnx"
+LETTERBOX_FILL = 114
+DEFAULT_CONFIDENCE = 0.35
+DEFAULT_IOU = 0.6
+DEFAULT_THREADS = 2
+
+
+class ModelLoadError(RuntimeError):
+    """A model file is missing or unusable: the message names the file and the cause."""
+
+
+def model_path(filename: str) -> Path:
+    """Path of a model shipped in the `models` package (works from an installed package too).
+
+    Raises:
+        ModelLoadError: the file is not shipped.
+    """
+    try:
+        resource = importlib.resources.files("models").joinpath(filename)
+    except ModuleNotFoundError as exc:  # pragma: no cover - the package is part of this project
+        raise ModelLoadError(f"the 'models' package is not installed: {exc}") from exc
+    path = Path(str(resource))
+    if not path.is_file():
+        raise ModelLoadError(f"model file {filename!r} not found in the models package ({path})")
+    return path
+
+
+def _session(path: Path, threads: int) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own unrelated exception types
+        raise ModelLoadError(f"cannot load model {path}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How a frame was scaled and padded into the square model input, to map boxes back."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+
+    def to_frame(self, xyxy: np.ndarray) -> np.ndarray:
+        out = xyxy.astype(np.float32).copy()
+        out[:, [0, 2]] = (out[:, [0, 2]] - self.pad_x) / self.scale
+        out[:, [1, 3]] = (out[:, [1, 3]] - self.pad_y) / self.scale
+        return out
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Scale `image` (BGR) to fit `size` x `size`, pad centred with grey, as ultralytics does."""
+    height, width = image.shape[:2]
+    scale = min(size / height, size / width)
+    new_w, new_h = max(1, round(width * scale)), max(1, round(height * scale))
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (new_w, new_h), interpolation=interpolation)
+    pad_x, pad_y = (size - new_w) / 2, (size - new_h) / 2
+    top, left = round(pad_y - 0.1), round(pad_x - 0.1)
+    canvas = np.full((size, size, 3), LETTERBOX_FILL, dtype=np.uint8)
+    canvas[top : top + new_h, left : left + new_w] = resized
+    return canvas, Letterbox(scale=scale, pad_x=left, pad_y=top)
+
+
+def non_max_suppression(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """Indices of the boxes kept, best score first."""
+    if len(xyxy) == 0:
+        return np.zeros(0, dtype=np.int64)
+    xywh = np.column_stack([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]]).astype(np.float32)
+    kept = cv2.dnn.NMSBoxes(xywh.tolist(), scores.astype(np.float32).tolist(), 0.0, iou_threshold)
+    kept = np.asarray(kept, dtype=np.int64).reshape(-1)
+    return kept[np.argsort(-scores[kept], kind="stable")]
+
+
+class TileDetector:
+    """The one-class ONNX tile detector. Load once, call `detect` per frame."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        confidence: float = DEFAULT_CONFIDENCE,
+        iou: float = DEFAULT_IOU,
+        threads: int = DEFAULT_THREADS,
+    ) -> None:
+        self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
+        if not self.path.is_file():
+            raise ModelLoadError(f"detector model not found: {self.path}")
+        self.session = _session(self.path, threads)
+        model_input = self.session.get_inputs()[0]
+        self.input_name = model_input.name
+        shape = model_input.shape
+        if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
+            raise ModelLoadError(f"{self.path}: expected a square (1, 3, S, S) input, got {shape}")
+        self.input_size: int = shape[2]
+        self.confidence = confidence
+        self.iou = iou
+
+    def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        boxed, geometry = letterbox(image, self.input_size)
+        tensor = cv2.dnn.blobFromImage(boxed, scalefactor=1 / 255.0, swapRB=True)
+        return tensor, geometry
+
+    def detect(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first."""
+        tensor, geometry = self.preprocess(image)
+        (raw,) = self.session.run(None, {self.input_name: tensor})
+        return self.postprocess(raw, geometry, image.shape[:2], confidence)
+
+    def postprocess(
+        self,
+        raw: np.ndarray,
+        geometry: Letterbox,
+        frame_hw: tuple[int, int],
+        confidence: float | None = None,
+    ) -> Detections:
+        threshold = self.confidence if confidence is None else confidence
+        rows = raw[0].T  # (N, 4 + classes)
+        scores = rows[:, 4:].max(axis=1)
+        keep = scores >= threshold
+        rows, scores = rows[keep], scores[keep]
+        centre, size = rows[:, :2], rows[:, 2:4]
+        xyxy = np.concatenate([centre - size / 2, centre + size / 2], axis=1)
+        kept = non_max_suppression(xyxy, scores, self.iou)
+        boxes = geometry.to_frame(xyxy[kept])
+        height, width = frame_hw
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        nonempty = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
+        return Detections(xyxy=boxes[nonempty], confidence=scores[kept][nonempty])
+
+
+class CropClassifier(Protocol):
+    """What `TileReader` needs from `vision.classifier.TileClassifier`."""
+
+    def classify(
+        self, image: np.ndarray, boxes_xyxy: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+def load_classifier() -> CropClassifier | None:
+    """The crop classifier if its module and model are shipped, else None (the reader then only detects)."""
+    try:
+        module = importlib.import_module("vision.classifier")
+    except ImportError:
+        return None
+    try:
+        return module.TileClassifier()
+    except (ModelLoadError, FileNotFoundError):
+        return None
+
+
+@dataclass
+class ReadTimings:
+    """Milliseconds spent in each step of the last `TileReader.read`."""
+
+    detect_ms: float = 0.0
+    classify_ms: float = 0.0
+    steps: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total_ms(self) -> float:
+        return self.detect_ms + self.classify_ms
+
+
+_NOT_GIVEN: Any = object()
+
+
+class TileReader:
+    """Photo -> tiles: detect tile boxes, then read each box with the crop classifier.
+
+    Without a classifier (not shipped yet) the detections come back unread (`class_id == -1`).
+    """
+
+    def __init__(
+        self,
+        detector: TileDetector | None = None,
+        classifier: CropClassifier | None = _NOT_GIVEN,
+    ) -> None:
+        self.detector = detector if detector is not None else TileDetector()
+        self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
+        self.timings = ReadTimings()
+
+    @property
+    def reads_faces(self) -> bool:
+        return self.classifier is not None
+
+    def read(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        """All tiles in `image` (BGR uint8), each with its readings (top-k) where a classifier is loaded."""
+        started = time.perf_counter()
+        found = self.detector.detect(image, confidence)
+        detected = time.perf_counter()
+        if self.classifier is not None and len(found):
+            topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
+            found = found.with_readings(topk_ids, topk_scores, angle)
+        self.timings = ReadTimings(
+            detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
+        )
+        return found
+
+
+_default_reader: TileReader | None = None
+
+
+def load_reader() -> TileReader:
+    """The shipped reader, loaded once per process.
+
+    Raises:
+        ModelLoadError: the detector model is missing or broken.
+    """
+    global _default_reader
+    if _default_reader is None:
+        _default_reader = TileReader()
+    return _default_reader
+
+
+def detect(image: np.ndarray) -> Detections:
+    """Find and read the tiles in `image` (BGR uint8) with the shipped models."""
+    return load_reader().read(image)

@@ -1,0 +1,143 @@
+"""`rummi read IMAGE...`: the tiles in photos of a table, one JSON object per image per line.
+
+Plug-in of `assistant.cli` (see CONTRACT.md): `configure(parser)` adds the arguments, `run(args, rules)`
+prints and returns the exit code: 0, or 2 when an image cannot be read (the others are still read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.detector import DEFAULT_CONFIDENCE, ModelLoadError, TileReader, load_reader
+from vision.frames import ImageError, load_image
+
+EXIT_OK = 0
+EXIT_UNREADABLE = 2
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, WebP, BMP)")
+    parser.add_argument(
+        "--conf",
+        type=float,
+        default=DEFAULT_CONFIDENCE,
+        metavar="SCORE",
+        help=f"detector score a tile needs, 0-1 (default {DEFAULT_CONFIDENCE})",
+    )
+    parser.add_argument(
+        "--annotate",
+        metavar="PATH",
+        help="also draw the reading: a file for one image, or a folder (one PNG per image) for several",
+    )
+
+
+def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
+    """The contract's `tiles` list: token (`?` where not read), box in pixels, confidence."""
+    tiles = []
+    for tile, box, detected, read in zip(
+        detections.tiles(), detections.xyxy, detections.confidence, detections.class_confidence, strict=True
+    ):
+        confidence = float(detected) if tile is None else float(detected * read)
+        tiles.append(
+            {
+                "tile": "?" if tile is None else str(tile),
+                "box": [round(float(v), 1) for v in box],
+                "confidence": round(confidence, 4),
+            }
+        )
+    return tiles
+
+
+def _layout_module() -> Any | None:
+    try:
+        return importlib.import_module("vision.layout")
+    except ImportError:
+        return None
+
+
+def read_document(
+    path: str, frame: np.ndarray, detections: Detections, rules: Any
+) -> tuple[dict[str, Any], Any]:
+    """One image's JSON object, and the layout (None when `vision.layout` is not there)."""
+    height, width = frame.shape[:2]
+    document: dict[str, Any] = {
+        "image": path,
+        "width": int(width),
+        "height": int(height),
+        "tiles": tiles_to_json(detections),
+        "table": [],
+        "racks": [],
+    }
+    layout = None
+    layout_module = _layout_module()
+    if layout_module is not None:
+        layout = layout_module.rebuild(detections, rules, image_size=(width, height))
+        document.update(layout.to_json())
+    return document, layout
+
+
+def describe(document: dict[str, Any]) -> str:
+    """The reading of one image for a person: the tiles, then the sets and racks."""
+    tiles = " ".join(t["tile"] for t in document["tiles"]) or "(none)"
+    lines = [f"{document['image']}: {len(document['tiles'])} tiles: {tiles}"]
+    for number, entry in enumerate(document["table"], start=1):
+        verdict = "valid" if entry.get("valid") else f"not valid ({entry.get('reason') or 'unknown'})"
+        lines.append(f"  set {number}: {' '.join(entry['tiles'])}: {verdict}")
+    for number, rack in enumerate(document["racks"], start=1):
+        lines.append(f"  rack {number}: {' '.join(rack)}")
+    return "\n".join(lines)
+
+
+def _annotation_path(target: str, image: str, several: bool) -> Path:
+    path = Path(target)
+    if several or path.is_dir():
+        path.mkdir(parents=True, exist_ok=True)
+        return path / f"{Path(image).stem}.png"
+    return path
+
+
+def _annotate(target: str, image: str, several: bool, frame: np.ndarray, layout: Any) -> None:
+    if layout is None:
+        return
+    from vision.annotate import save_annotated
+
+    save_annotated(str(_annotation_path(target, image, several)), frame, layout)
+
+
+def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) -> int:
+    """Read every image; a bad one is reported on stderr (exit 2) and the rest are still read."""
+    if not 0.0 < args.conf < 1.0:
+        print(f"rummi read: error: --conf must be between 0 and 1, got {args.conf}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        reader = reader or load_reader()
+    except ModelLoadError as error:
+        print(f"rummi read: error: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    code = EXIT_OK
+    several = len(args.images) > 1
+    for image in args.images:
+        try:
+            frame = load_image(image)
+        except ImageError as error:
+            print(f"rummi read: error: {error}", file=sys.stderr)
+            code = EXIT_UNREADABLE
+            continue
+        detections = reader.read(frame, args.conf)
+        document, layout = read_document(image, frame, detections, rules)
+        print(json.dumps(document) if getattr(args, "json", False) else describe(document), flush=True)
+        if args.annotate:
+            try:
+                _annotate(args.annotate, image, several, frame, layout)
+            except OSError as error:
+                print(f"rummi read: error: {error}", file=sys.stderr)
+                code = EXIT_UNREADABLE
+    return code

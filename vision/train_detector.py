@@ -1,0 +1,203 @@
+"""Train the one-class tile detector on rendered scenes and export it to ONNX.
+
+    python -m datasets.render --out data/render --count 2000 --seed 1
+    nice python -m vision.train_detector --scenes data/render --out runs/detector \\
+        --epochs 35 --imgsz 416 --seed 0 --threads 1 --export models/tile_detector.onnx
+
+Offline by construction: the model is built from ultralytics' own `yolo11n.yaml` (no pretrained weights),
+ultralytics is told not to download or install anything, and its font is a local TTF. torch and
+ultralytics are imported inside functions, so importing this module needs neither.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def offline_environment(config_dir: Path) -> None:
+    """Keep ultralytics from reaching the network: no downloads, no auto-install, a local font."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "0"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    font_dir = config_dir / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        target = font_dir / name
+        if not target.exists():
+            source = _local_ttf()
+            if source is not None:
+                shutil.copyfile(source, target)
+
+
+def _local_ttf() -> Path | None:
+    candidates = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
+    try:
+        import matplotlib
+
+        candidates.append(Path(matplotlib.get_data_path()) / "fonts/ttf/DejaVuSans.ttf")
+    except ImportError:
+        pass
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def one_class_label(line: str) -> str | None:
+    """A renderer label line `class cx cy w h` (or a polygon) as a one-class box line `0 cx cy w h`."""
+    parts = line.split()
+    if len(parts) < 5:
+        return None
+    coords = [float(v) for v in parts[1:]]
+    if len(coords) == 4:
+        cx, cy, w, h = coords
+    else:
+        xs, ys = coords[0::2], coords[1::2]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        w, h = max(xs) - min(xs), max(ys) - min(ys)
+    return f"0 {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
+
+
+def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int) -> Path:
+    """Link rendered images into `out/{train,val}` with one-class labels; returns the data.yaml path."""
+    images: list[Path] = []
+    for scene_dir in scene_dirs:
+        found = sorted(p for p in (scene_dir / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not found:
+            raise SystemExit(f"no images in {scene_dir / 'images'}")
+        images.extend(found)
+    rng = random.Random(seed)
+    rng.shuffle(images)
+    n_val = max(1, int(len(images) * val_share))
+    splits = {"val": images[:n_val], "train": images[n_val:]}
+    if out.exists():
+        shutil.rmtree(out)
+    for split, members in splits.items():
+        (out / split / "images").mkdir(parents=True)
+        (out / split / "labels").mkdir(parents=True)
+        for index, image in enumerate(members):
+            stem = f"{index:06d}_{image.stem}"
+            (out / split / "images" / f"{stem}{image.suffix}").symlink_to(image.resolve())
+            label = image.parent.parent / "labels" / f"{image.stem}.txt"
+            lines = label.read_text().splitlines() if label.exists() else []
+            converted = [c for c in (one_class_label(line) for line in lines) if c]
+            (out / split / "labels" / f"{stem}.txt").write_text("\n".join(converted) + "\n")
+    data_yaml = out / "data.yaml"
+    data_yaml.write_text(f"path: {out.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n")
+    print(
+        f"dataset: {len(splits['train'])} train, {len(splits['val'])} val images -> {data_yaml}", flush=True
+    )
+    return data_yaml
+
+
+def train(args: argparse.Namespace) -> Path:
+    """Train and return the path of the best weights."""
+    offline_environment(Path(args.config_dir).resolve())
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(args.threads)
+
+    def limit_threads(_trainer: object) -> None:
+        torch.set_num_threads(args.threads)
+
+    data_yaml = build_dataset(
+        [Path(d) for d in args.scenes], Path(args.out) / "dataset", args.val_share, args.seed
+    )
+    model = YOLO(args.model)
+    for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
+        model.add_callback(event, limit_threads)
+    started = time.time()
+    model.train(
+        data=str(data_yaml),
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        device="cpu",
+        workers=args.workers,
+        seed=args.seed,
+        deterministic=True,
+        pretrained=False,
+        amp=False,
+        plots=False,
+        cache="ram",
+        project=str(Path(args.out).resolve()),
+        name="train",
+        exist_ok=True,
+        verbose=True,
+        patience=0,
+        close_mosaic=max(1, args.epochs // 8),
+        # Tiles lie at any angle and scale; colour shifts cover lamp light vs daylight.
+        degrees=args.degrees,
+        scale=0.5,
+        translate=0.1,
+        fliplr=0.5,
+        flipud=0.5,
+        hsv_h=0.015,
+        hsv_s=0.5,
+        hsv_v=0.4,
+        mosaic=1.0,
+        val=True,
+    )
+    print(f"training took {(time.time() - started) / 60:.1f} min", flush=True)
+    weights = Path(args.out).resolve() / "train" / "weights"
+    best = weights / "best.pt"
+    return best if best.exists() else weights / "last.pt"
+
+
+def export(weights: Path, imgsz: int, target: Path, config_dir: Path) -> Path:
+    """Export `weights` to a static-shape ONNX file at `target`."""
+    offline_environment(config_dir.resolve())
+    from ultralytics import YOLO
+
+    exported = Path(
+        YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False)
+    )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(exported, target)
+    print(f"exported {weights} -> {target} ({target.stat().st_size / 1e6:.1f} MB)", flush=True)
+    return target
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.train_detector", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--scenes", nargs="+", required=True, help="renderer output folders (images/, labels/)"
+    )
+    parser.add_argument("--out", default="runs/detector", help="work folder for the dataset and the run")
+    parser.add_argument("--model", default="yolo11n.yaml", help="ultralytics model yaml (built from scratch)")
+    parser.add_argument("--epochs", type=int, default=35)
+    parser.add_argument("--imgsz", type=int, default=416)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--degrees",
+        type=float,
+        default=0.0,
+        help="rotation augmentation (loosens boxes; the renderer rotates tiles)",
+    )
+    parser.add_argument("--val-share", type=float, default=0.05)
+    parser.add_argument("--config-dir", default=".yolo", help="YOLO_CONFIG_DIR (settings and font)")
+    parser.add_argument("--export", default="models/tile_detector.onnx", help="where to write the ONNX model")
+    parser.add_argument("--export-only", metavar="WEIGHTS", help="skip training; export these weights")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    weights = Path(args.export_only) if args.export_only else train(args)
+    export(weights, args.imgsz, Path(args.export), Path(args.config_dir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
