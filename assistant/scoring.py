@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from assistant.errors import InputError
 from assistant.rules import STANDARD, Rules, rack_value
+from assistant.table import count_problems
 from assistant.tiles import Tile
 
 __all__ = ["FailedOpening", "Ledger", "RoundResult", "ScoringError", "rack_value", "score_round"]
@@ -63,16 +64,20 @@ def score_round(
     with no empty rack the round is blocked.
 
     Raises:
-        ScoringError: fewer than two players, more than the preset allows, or more than one empty rack;
+        ScoringError: fewer than two players, more than the preset allows, more than one empty rack,
+            more copies of a tile than the edition has;
             a failed opening for an unknown player or under a preset without that penalty.
     """
     names = list(racks)
-    if len(names) < 2:
-        raise ScoringError(f"a round needs at least 2 players, got {len(names)}")
+    if len(names) < rules.min_players:
+        raise ScoringError(f"a round needs at least {rules.min_players} players, got {len(names)}")
     if len(names) > rules.max_players:
         raise ScoringError(
             f"{len(names)} players, but the {rules.name} rules allow at most {rules.max_players}"
         )
+    impossible = count_problems((t for rack in racks.values() for t in rack), rules, "on the racks")
+    if impossible:
+        raise ScoringError("; ".join(impossible))
     values = {name: rack_value(racks[name], rules) for name in names}
     penalties = _failed_opening_penalties(names, failed_openings or {}, rules)
     out = [name for name in names if not racks[name]]

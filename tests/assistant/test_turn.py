@@ -1,7 +1,10 @@
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from assistant.rules import find_preset
 from assistant.tiles import parse_layout, parse_tiles
@@ -68,3 +71,48 @@ def test_only_rack_tiles_count_toward_the_opening() -> None:
     )
     assert verdict.meld_value == 24
     assert verdict.codes == {TurnProblem.MANIPULATION_BEFORE_OPENING, TurnProblem.OPENING_TOO_LOW}
+
+
+# --- properties ------------------------------------------------------------------------------------
+
+SIX = find_preset("six-player")
+small_valid_sets = st.sampled_from(
+    [
+        parse_layout(text)[0]
+        for text in ("r1 r2 r3", "k5 b5 o5", "J b7 b8", "J o11 o12 o13", "r9 k9 b9 o9", "k2 J k4")
+    ]
+)
+
+
+@settings(deadline=None)
+@given(st.lists(small_valid_sets, max_size=6), st.randoms(use_true_random=False), st.booleans())
+def test_a_table_left_as_it_was_is_a_legal_draw(sets: list, rng, opened: bool) -> None:
+    shuffled = list(sets)
+    rng.shuffle(shuffled)
+    verdict = judge_turn(sets, shuffled, parse_tiles("k1 k2"), opened, SIX)
+    assert verdict.legal and verdict.action == "draw" and verdict.played == ()
+
+
+@settings(deadline=None)
+@given(
+    st.lists(small_valid_sets, max_size=5), st.lists(small_valid_sets, min_size=1, max_size=3), st.booleans()
+)
+def test_new_sets_from_the_rack_are_a_legal_play(table: list, new: list, opened: bool) -> None:
+    counts = Counter(t for s in table + new for t in s)
+    assume(all(n <= (SIX.jokers if t.is_joker else SIX.copies) for t, n in counts.items()))
+    rack = [t for s in new for t in s] + parse_tiles("k13")
+    verdict = judge_turn(table, table + new, rack, opened, SIX.with_house("no-threshold"))
+    assert verdict.legal, [r.text for r in verdict.reasons]
+    assert sorted(verdict.played) == sorted(rack[:-1])
+    assert (verdict.meld_value is None) is opened
+
+
+@settings(deadline=None)
+@given(st.lists(small_valid_sets, min_size=1, max_size=5), st.data())
+def test_removing_any_table_tile_is_illegal(table: list, data: st.DataObject) -> None:
+    index = data.draw(st.integers(0, len(table) - 1))
+    position = data.draw(st.integers(0, len(table[index]) - 1))
+    after = [list(s) for s in table]
+    del after[index][position]
+    verdict = judge_turn(table, after, parse_tiles("k13"), True, SIX)
+    assert not verdict.legal and verdict.reasons
