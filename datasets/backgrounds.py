@@ -41,7 +41,7 @@ def _bgr(h_deg: float, s: float, v: float) -> np.ndarray:
 
 def wood(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """Planks with grain along x; random rotation is applied later by the camera."""
-    base = _bgr(rng.uniform(18, 34), rng.uniform(0.35, 0.7), rng.uniform(0.25, 0.75))
+    base = _bgr(rng.uniform(18, 34), rng.uniform(0.35, 0.7), rng.uniform(0.3, 0.8))
     dark = base * rng.uniform(0.55, 0.8)
     warp = fractal_noise(rng, height, width, octaves=3, base_cells=3) * rng.uniform(8, 25)
     y = np.arange(height, dtype=np.float32)[:, None] + warp
@@ -65,9 +65,9 @@ def wood(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
 
 def cloth(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """Felt or a tablecloth: a muted colour with fine weave noise."""
-    hue = rng.choice([120.0, 140.0, 210.0, 0.0, 30.0, 45.0, 260.0])
-    color = _bgr(hue + rng.uniform(-10, 10), rng.uniform(0.1, 0.45), rng.uniform(0.25, 0.8))
-    weave = rng.standard_normal((height, width)).astype(np.float32) * 0.04
+    hue = rng.choice([120.0, 140.0, 210.0, 0.0, 30.0, 45.0])
+    color = _bgr(hue + rng.uniform(-10, 10), rng.uniform(0.08, 0.35), rng.uniform(0.25, 0.75))
+    weave = rng.standard_normal((height, width), dtype=np.float32) * np.float32(0.04)
     weave = cv2.GaussianBlur(weave, (0, 0), 0.7)
     low = fractal_noise(rng, height, width, 3, 3) * 0.06
     return (color[None, None, :] * (1 + weave + low)[..., None]).astype(np.float32)
@@ -86,13 +86,13 @@ def plain(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """Grey or beige laminate, possibly dark."""
     color = _bgr(rng.uniform(20, 220), rng.uniform(0.0, 0.12), rng.uniform(0.15, 0.85))
     low = fractal_noise(rng, height, width, 3, 2) * 0.05
-    speck = rng.standard_normal((height, width)).astype(np.float32) * 0.015
+    speck = rng.standard_normal((height, width), dtype=np.float32) * np.float32(0.015)
     return (color[None, None, :] * (1 + low + speck)[..., None]).astype(np.float32)
 
 
 def pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """Checked or striped tablecloth in muted colours."""
-    c1 = _bgr(rng.uniform(0, 360), rng.uniform(0.1, 0.4), rng.uniform(0.4, 0.85))
+    c1 = _bgr(rng.uniform(0, 360), rng.uniform(0.08, 0.3), rng.uniform(0.4, 0.85))
     c2 = c1 * rng.uniform(0.55, 0.85)
     period = rng.uniform(20, 90)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
@@ -104,7 +104,7 @@ def pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
         t = a
     t = cv2.GaussianBlur(t, (0, 0), 1.0)
     img = c1[None, None, :] * (1 - t[..., None]) + c2[None, None, :] * t[..., None]
-    return (img * (1 + 0.03 * rng.standard_normal((height, width, 1)))).astype(np.float32)
+    return (img * (1 + 0.03 * rng.standard_normal((height, width, 1), dtype=np.float32))).astype(np.float32)
 
 
 _GENERATORS = (wood, cloth, marble, plain, pattern)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from datasets.effects import soft_blur
+
 OCCLUDER = -2
 
 
@@ -21,7 +23,7 @@ def _fill(img: np.ndarray, owner: np.ndarray, poly: np.ndarray, color: np.ndarra
 def _shadow(img: np.ndarray, poly: np.ndarray, offset: np.ndarray, blur: float) -> None:
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillPoly(mask, [np.round(poly + offset).astype(np.int32)], 255)
-    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(1.0, blur))
+    soft = soft_blur(mask.astype(np.float32) / 255.0, max(1.0, blur))
     img *= (1.0 - 0.35 * soft)[..., None]
 
 
@@ -146,11 +148,9 @@ def hand(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: fl
         max(2, int(scale * 0.5)),
     )
     soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), 1.2)
-    shadow = cv2.GaussianBlur(
-        np.roll(np.roll(soft, int(scale * 0.4), 0), int(scale * 0.3), 1), (0, 0), scale * 0.5
-    )
+    shadow = soft_blur(np.roll(np.roll(soft, int(scale * 0.4), 0), int(scale * 0.3), 1), scale * 0.5)
     img *= (1 - 0.45 * shadow)[..., None]
-    shade = 1.0 + 0.15 * cv2.GaussianBlur(soft, (0, 0), scale * 0.4) - 0.1
+    shade = 1.0 + 0.15 * soft_blur(soft, scale * 0.4) - 0.1
     img[:] = img * (1 - soft[..., None]) + (skin * shade[..., None]) * soft[..., None]
     owner[mask > 127] = OCCLUDER
 

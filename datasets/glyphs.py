@@ -103,18 +103,22 @@ def _drawn_one(height: int, flag: float, stroke: float) -> np.ndarray:
     h = height * scale
     sw = stroke * h  # stem width
     flag_len = flag * h
-    width = int(sw + flag_len * 0.95) + 2
+    width = int(sw + flag_len) + 2
     canvas = np.zeros((h, width), np.uint8)
     x_right = width - 1
     x_left = x_right - sw
     stem = np.array([[x_left, 0], [x_right, 0], [x_right, h - 1], [x_left, h - 1]], np.float32)
-    drop = flag_len * 0.62
+    # The flag is a slanted band (about 40 degrees) from the stem's top down to the left; its top edge
+    # starts at the stem's top-right corner so the glyph's top is a point, as on the tiles.
+    drop = flag_len * 0.85
+    band = sw * 0.75
     flag_poly = np.array(
         [
-            [x_left + sw * 0.1, 0],
-            [x_left, sw * 1.1 + drop * 0.35],
-            [x_left - flag_len * 0.9, drop + sw * 0.55],
-            [x_left - flag_len * 0.9, drop - sw * 0.45],
+            [x_right, 0],
+            [x_left, sw * 0.9 + band],
+            [x_left - flag_len, drop + band],
+            [x_left - flag_len, drop],
+            [x_left, 0],
         ],
         np.float32,
     )
@@ -133,7 +137,7 @@ def digit_mask(font_key: str, char: str, height: int, weight: float = 0.03) -> n
 @functools.cache
 def _digit_mask_cached(font_key: str, char: str, height: int, weight: float) -> np.ndarray:
     if char == "1":
-        raw = _drawn_one(height, flag=0.42, stroke=0.2)
+        raw = _drawn_one(height, flag=0.3, stroke=0.24)
     elif font_key == HERSHEY:
         raw = _hershey_digit(char, height)
     else:

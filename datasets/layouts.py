@@ -227,7 +227,7 @@ def _free(centers: list[np.ndarray], p: np.ndarray, min_dist: float) -> bool:
 def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
     """A table mid-game: sets in rows with gaps between them, a few loose tiles, sometimes a rack."""
     layout = Layout()
-    n_sets = int(rng.integers(2, 11))
+    n_sets = int(rng.integers(2, 10))
     max_row = rng.uniform(9, 20) * aspect
     set_gap = rng.uniform(0.25, 1.0) * aspect
     row_step = rng.uniform(1.12, 1.6)
@@ -284,7 +284,7 @@ def _add_loose(
 def scatter_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
     """Many loose tiles at any rotation, as poured out of the box."""
     layout = Layout()
-    n = int(rng.integers(15, 61))
+    n = int(rng.integers(12, 51))
     side = np.sqrt(n / rng.uniform(0.15, 0.45))
     half = np.array([side * rng.uniform(0.6, 0.8), side * rng.uniform(0.45, 0.6)])
     _add_loose(layout, rng, deck, aspect, n, (-half, half))

@@ -18,7 +18,7 @@ from datasets import layouts as lay
 from datasets.backgrounds import table_surface
 from datasets.camera import Camera
 from datasets.distractors import add_distractors
-from datasets.effects import photograph
+from datasets.effects import photograph, soft_blur
 from datasets.tile_face import Edition, render_face
 
 SCENE_KINDS: tuple[str, ...] = ("game", "scatter", "closeup", "rack")
@@ -160,7 +160,7 @@ class _Painter:
         self.h, self.w = img.shape[:2]
 
     def lambert(self, normal: np.ndarray) -> float:
-        return 0.72 + 0.38 * max(0.0, float(normal @ self.light))
+        return 0.7 + 0.3 * max(0.0, float(normal @ self.light))
 
     def box(self, box: lay.Box) -> None:
         c = box.corners  # index bits: x (1), y (2), z (4)
@@ -254,8 +254,8 @@ class _Painter:
             base[:, 2] = 0.0
             _fill(mask, _hull(self.camera.project(np.concatenate([ground, base]))), 255)
             _fill(contact, _hull(self.camera.project(base)), 255)
-        soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), max(1.0, tile_px * 0.06))
-        tight = cv2.GaussianBlur(contact.astype(np.float32) / 255.0, (0, 0), max(1.0, tile_px * 0.05))
+        soft = soft_blur(mask.astype(np.float32) / 255.0, max(1.0, tile_px * 0.06))
+        tight = soft_blur(contact.astype(np.float32) / 255.0, max(1.0, tile_px * 0.05))
         strength = self.rng.uniform(0.25, 0.5)
         self.img *= (1.0 - strength * soft - 0.25 * tight).clip(0.2, 1.0)[..., None]
 
@@ -295,9 +295,21 @@ def _place_camera(rng: np.random.Generator, layout: lay.Layout, kind: str, width
 
     proj = camera.project(pts)
     lo, hi = proj.min(axis=0), proj.max(axis=0)
-    fill = rng.uniform(0.6, 1.0) if rng.random() < 0.8 else rng.uniform(1.0, 1.35)
+    fill = rng.uniform(0.7, 1.0)
     scale = min(width * fill / max(1e-6, hi[0] - lo[0]), height * fill / max(1e-6, hi[1] - lo[1]))
-    center = (lo + hi) / 2 * scale
+    center = (lo + hi) / 2
+    # Phones are often held close: zoom in towards a target tile size (real-dev: median 88 px), cutting
+    # off part of the layout, centred somewhere on it.
+    tile_heights = [np.linalg.norm(q[0] - q[3]) for q in (camera.project(t.corners) for t in layout.tiles)]
+    target_px = float(np.exp(rng.uniform(np.log(30), np.log(220))))
+    wanted = target_px / max(1e-6, float(np.median(tile_heights)))
+    if wanted > scale and rng.random() < 0.6:
+        zoom = min(wanted, scale * 2.5)
+        anchor = camera.project(layout.tiles[int(rng.integers(0, len(layout.tiles)))].corners).mean(axis=0)
+        mix = min(1.0, (zoom / scale - 1.0))
+        center = center * (1 - mix) + anchor * mix
+        scale = zoom
+    center = center * scale
     dx = width / 2 + rng.normal(0, 0.05) * width - center[0]
     dy = height / 2 + rng.normal(0, 0.05) * height - center[1]
     camera.zoom_and_shift(scale, dx, dy)
@@ -407,7 +419,8 @@ def _tile_truth(
     height: int,
 ) -> TileTruth:
     facing = placed.normal @ (camera.center - placed.corners.mean(axis=0)) > 0
-    area = 0.5 * abs(float(np.cross(quad[2] - quad[0], quad[3] - quad[1])))
+    d1, d2 = quad[2] - quad[0], quad[3] - quad[1]
+    area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     x1, y1 = np.clip(quad.min(axis=0), 0, [width, height])
     x2, y2 = np.clip(quad.max(axis=0), 0, [width, height])
     visible = 0.0

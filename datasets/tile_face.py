@@ -20,10 +20,10 @@ from datasets.glyphs import available_fonts, joker_mask, number_mask
 # Red and orange, black and blue, are the hard pairs: their ranges stay realistic and do not overlap.
 _INK_HSV: dict[Color, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = {
     # hue range (degrees), saturation range, value range
-    Color.BLACK: ((200.0, 260.0), (0.0, 0.25), (0.08, 0.22)),
-    Color.BLUE: ((205.0, 222.0), (0.75, 0.95), (0.62, 0.85)),
-    Color.RED: ((345.0, 359.0), (0.78, 0.92), (0.76, 0.90)),
-    Color.ORANGE: ((20.0, 34.0), (0.78, 0.92), (0.90, 0.99)),
+    Color.BLACK: ((15.0, 60.0), (0.05, 0.3), (0.08, 0.22)),
+    Color.BLUE: ((218.0, 236.0), (0.8, 0.97), (0.6, 0.86)),
+    Color.RED: ((347.0, 361.0), (0.8, 0.95), (0.78, 0.93)),
+    Color.ORANGE: ((17.0, 30.0), (0.8, 0.95), (0.9, 1.0)),
 }
 
 
@@ -60,7 +60,7 @@ class Edition:
             _hsv_to_bgr(rng.uniform(200, 260), rng.uniform(0.0, 0.2), rng.uniform(0.08, 0.2)),
         )
         # Ivory / cream / off-white: warm hue, low saturation.
-        tile = _hsv_to_bgr(rng.uniform(35, 55), rng.uniform(0.03, 0.14), rng.uniform(0.86, 0.97))
+        tile = _hsv_to_bgr(rng.uniform(32, 50), rng.uniform(0.06, 0.18), rng.uniform(0.88, 0.98))
         side = tile * rng.uniform(0.78, 0.9)
         fonts = available_fonts()
         weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])
@@ -72,9 +72,9 @@ class Edition:
             tile_bgr=tile,
             side_bgr=side,
             font_key=font_key,
-            digit_height=float(rng.uniform(0.30, 0.40)),
+            digit_height=float(rng.uniform(0.30, 0.38)),
             digit_center_y=float(rng.uniform(0.36, 0.44)),
-            stroke_weight=float(rng.uniform(0.01, 0.05)),
+            stroke_weight=float(rng.uniform(0.0, 0.035)),
             dimple=bool(rng.random() < 0.75),
             logo=logo,
             aspect=float(rng.uniform(0.70, 0.78)),
@@ -159,7 +159,8 @@ def render_face(
         blur = max(1.0, dimple_r * 0.05)
         rim_dark = cv2.GaussianBlur(rim_dark, (0, 0), blur)
         rim_light = cv2.GaussianBlur(rim_light, (0, 0), blur)
-        face *= (1.0 - 0.025 * dimple - 0.10 * rim_dark + 0.06 * rim_light)[:, :, None]
+        depth = rng.uniform(-0.02, 0.06)  # lit from some angles the dish looks lighter, mostly darker
+        face *= (1.0 - depth * dimple - 0.12 * rim_dark + 0.07 * rim_light)[:, :, None]
 
     if tile.is_joker:
         ink = edition.joker_inks[int(rng.integers(0, 2))]
