@@ -280,14 +280,17 @@ class LayoutParams:
     """Tolerances of the grouping, in tile widths / heights.
 
     Attributes:
-        gap_fraction: neighbours further apart than this share of a tile's width start a new set.
+        gap_fraction: a step between neighbours this share of a tile's width longer than the steps around
+            it starts a new set.
+        link_gap: neighbours further apart than this share of a tile's width are never in one set.
         misalign: how far (share of tile height) a neighbour may sit above or below the row line.
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
     """
 
-    gap_fraction: float = 0.15
+    gap_fraction: float = 0.1
+    link_gap: float = 0.6
     misalign: float = 0.35
     max_turn: float = 25.0
     columns: bool = True
@@ -302,9 +305,15 @@ def _chains(
     axis: str,
     params: LayoutParams,
 ) -> list[list[int]]:
-    """Chains of tiles touching along `axis` ("row": side by side, "column": stacked), unordered sets."""
+    """Chains of tiles touching along `axis` ("row": side by side, "column": stacked), split at gaps.
+
+    Neighbours are linked generously (up to `link_gap` of a tile apart); a chain is then cut where one step
+    is longer than the steps around it by more than `gap_fraction` of a tile. Comparing with the chain's own
+    steps makes the cut independent of how well a tile's size is estimated from its box (perspective,
+    shear) and of the small gaps some players leave inside a set.
+    """
     idx = np.flatnonzero(candidates)
-    best_next: dict[int, tuple[float, int]] = {}
+    best_next: dict[int, tuple[float, int, float]] = {}
     best_prev: dict[int, tuple[float, int]] = {}
     for pos, i in enumerate(idx):
         for j in idx[pos + 1:]:
@@ -325,30 +334,54 @@ def _chains(
             if abs(across) > params.misalign * cross_size:
                 continue
             gap = abs(along) - pitch
-            if gap > params.gap_fraction * width or abs(along) < 0.5 * pitch:
+            if gap > params.link_gap * width or abs(along) < 0.5 * pitch:
                 continue
-            first, second = (i, j) if along > 0 else (j, i)
+            first, second = (int(i), int(j)) if along > 0 else (int(j), int(i))
             score = abs(gap) + abs(across)
-            if score < best_next.get(first, (math.inf, -1))[0]:
-                best_next[first] = (score, second)
+            # The step in tile widths: what the cut compares along the chain.
+            step = abs(along) / width
+            if score < best_next.get(first, (math.inf, -1, 0.0))[0]:
+                best_next[first] = (score, second, step)
             if score < best_prev.get(second, (math.inf, -1))[0]:
                 best_prev[second] = (score, first)
-    parent = {int(i): int(i) for i in idx}
+    # A link counts when each tile is the other's best neighbour on that side (no branching).
+    nexts = {first: (second, step) for first, (_, second, step) in best_next.items()
+             if best_prev.get(second, (0.0, -1))[1] == first}
+    has_prev = {second for second, _ in nexts.values()}
+    typical = float(np.median([step for _, step in nexts.values()])) if nexts else 1.0
+    chains: list[list[int]] = []
+    visited: set[int] = set()
+    # Chains start at tiles with no predecessor; whatever is left lies on a loop (overlapping tiles) and
+    # is walked from any of its tiles.
+    starts = [int(i) for i in idx if int(i) not in has_prev] + [int(i) for i in idx]
+    for start in starts:
+        if start in visited:
+            continue
+        path, steps = [start], []
+        visited.add(start)
+        while path[-1] in nexts and nexts[path[-1]][0] not in visited:
+            following, step = nexts[path[-1]]
+            path.append(following)
+            steps.append(step)
+            visited.add(following)
+        chains.extend(_cut_at_gaps(path, steps, typical, params.gap_fraction))
+    return chains
 
-    def root(k: int) -> int:
-        while parent[k] != k:
-            parent[k] = parent[parent[k]]
-            k = parent[k]
-        return k
 
-    for first, (_, second) in best_next.items():
-        # A link counts when each tile is the other's best neighbour on that side (no branching).
-        if best_prev.get(second, (0.0, -1))[1] == first:
-            parent[root(first)] = root(second)
-    groups: dict[int, list[int]] = {}
-    for i in idx:
-        groups.setdefault(root(int(i)), []).append(int(i))
-    return list(groups.values())
+def _cut_at_gaps(path: list[int], steps: list[float], typical: float, gap_fraction: float) -> list[list[int]]:
+    """Cut a chain where a step exceeds the steps around it (or the typical step) by `gap_fraction`."""
+    pieces, current = [], [path[0]]
+    for k, step in enumerate(steps):
+        around = steps[max(0, k - 4):k] + steps[k + 1:k + 5]
+        reference = float(np.median(around)) if len(around) >= 2 else typical
+        # A chain of sets with gaps everywhere has no "around"; never trust a reference above typical.
+        reference = min(reference, typical) if len(around) < 4 else reference
+        if step > reference + gap_fraction:
+            pieces.append(current)
+            current = []
+        current.append(path[k + 1])
+    pieces.append(current)
+    return pieces
 
 
 def _order(members: list[int], centers: np.ndarray, angles: np.ndarray, axis: str,
@@ -370,49 +403,93 @@ def _order(members: list[int], centers: np.ndarray, angles: np.ndarray, axis: st
 # ------------------------------------------------------------------------------------------------ racks
 
 
-def _find_racks(
-    chains: list[list[int]],
-    centers: np.ndarray,
-    angles: np.ndarray,
-    sizes: np.ndarray,
-    table_aspect: float,
-    image_size: tuple[int, int] | None,
-) -> list[list[int]]:
-    """Groups of chains that form racks: two tight parallel tiers of foreshortened tiles near an edge.
+def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
+    """Lines of boxes side by side along the image's x axis, up to three empty slots apart."""
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    best_next: dict[int, tuple[float, int]] = {}
+    best_prev: dict[int, tuple[float, int]] = {}
+    for i in members:
+        for j in members:
+            if centers[j, 0] <= centers[i, 0]:
+                continue
+            height = (wh[i, 1] + wh[j, 1]) / 2
+            width = min(wh[i, 0], wh[j, 0])
+            dy = abs(centers[j, 1] - centers[i, 1])
+            gap = xyxy[j, 0] - xyxy[i, 2]
+            if dy > 0.4 * height or not -0.6 * width < gap < 3.2 * width:
+                continue
+            if not 0.6 < wh[i, 1] / wh[j, 1] < 1.6:
+                continue
+            score = abs(gap) + dy
+            if score < best_next.get(int(i), (math.inf, -1))[0]:
+                best_next[int(i)] = (score, int(j))
+            if score < best_prev.get(int(j), (math.inf, -1))[0]:
+                best_prev[int(j)] = (score, int(i))
+    nexts = {i: j for i, (_, j) in best_next.items() if best_prev.get(j, (0.0, -1))[1] == i}
+    starts = [int(i) for i in members if int(i) not in set(nexts.values())]
+    lines = []
+    for start in starts:
+        line = [start]
+        while line[-1] in nexts and len(line) <= len(members):
+            line.append(nexts[line[-1]])
+        lines.append(line)
+    return lines
 
-    Standing tiles seen at an angle look squatter than lying ones (their height is foreshortened), the two
-    tiers sit one tile height apart, and a rack lies at the table's edge, i.e. near an image border.
-    Returns lists of chain indices (upper tier first).
+
+def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> list[list[int]]:
+    """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
+
+    Standing tiles look different from the lying ones around them: squat when the camera looks down from
+    above (their height is foreshortened), tall when it looks from a player's eye height (the lying tiles
+    are the foreshortened ones). A pair of tiers is a rack when its tiles' apparent height-to-width differs
+    from the other tiles' by a third or more. With fewer than three other tiles to compare, two rows of
+    table sets and a rack look alike: nothing is called a rack.
+
+    Only racks along the image's x axis are found (a camera standing at a player's side). Returns each rack's
+    tiles, upper tier first, each tier left to right.
     """
-    if len(chains) < 2:
-        return []
-    median_h = float(np.median(sizes[:, 1]))
-    info = []
-    for members in chains:
-        m = np.asarray(members)
-        aspect = float(np.median(sizes[m, 0] / sizes[m, 1]))
-        info.append((m, aspect))
+    n = len(xyxy)
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    # Rack tiles face the camera roughly upright (or upside-down, a rack across the table); perspective
+    # shears their outline, so their angle may be well off 0.
+    upright = np.abs(np.cos(np.radians(angles))) > 0.4
+    shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
+    lines = [line for line in _box_lines(xyxy, np.flatnonzero(upright)) if len(line) >= 2]
     racks: list[list[int]] = []
     used: set[int] = set()
-    for a_index, (ma, aspect_a) in enumerate(info):
-        if a_index in used or len(ma) < 3:
+    by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
+    for a_pos, a in enumerate(by_top):
+        if a in used:
             continue
-        for b_index, (mb, aspect_b) in enumerate(info):
-            if b_index == a_index or b_index in used or len(mb) < 3:
+        upper = lines[a]
+        for b in by_top[a_pos + 1:]:
+            if b in used:
                 continue
-            squat = min(aspect_a, aspect_b) > table_aspect * 1.15
-            axis = circular_mean(np.concatenate([angles[ma], angles[mb]]), 180.0)
-            right, up = direction_vectors(axis)
-            ca, cb = centers[ma].mean(axis=0), centers[mb].mean(axis=0)
-            offset = float((cb - ca) @ up)
-            height = float(np.median(np.concatenate([sizes[ma, 1], sizes[mb, 1]])))
-            overlap = _interval_overlap(centers[ma] @ right, centers[mb] @ right)
-            near_edge = _near_edge(np.concatenate([centers[ma], centers[mb]]), image_size, median_h)
-            tight = 0.8 * height < abs(offset) < 1.6 * height
-            if tight and overlap > 0.5 and (squat or near_edge) and len(ma) + len(mb) >= 8:
-                upper, lower = (b_index, a_index) if offset > 0 else (a_index, b_index)
-                racks.append([upper, lower])
-                used.update((a_index, b_index))
+            lower = lines[b]
+            height = float(np.median(wh[upper + lower, 1]))
+            # Tiers stand a rack's depth apart: about a tile's real height, which a squat (foreshortened)
+            # tile no longer shows, so its width stands in for it.
+            depth = max(height, float(np.median(wh[upper + lower, 0])) / DEFAULT_ASPECT)
+            offset = float(centers[lower, 1].mean() - centers[upper, 1].mean())
+            if not 0.55 * height < offset < 1.7 * depth:
+                continue
+            if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
+                continue
+            members = upper + lower
+            others = [i for i in range(n) if i not in set(members) and upright[i]]
+            tier_shape = float(np.median(shape[members]))
+            standing = False
+            if len(others) >= 3:
+                reference = float(np.median(shape[others]))
+                ratio = tier_shape / reference
+                # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
+                # table): when the others do, they are the standing ones and this pair is table rows.
+                standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
+            if standing and len(members) >= min_tiles:
+                racks.append(members)
+                used.update((a, b))
                 break
     return racks
 
@@ -422,16 +499,6 @@ def _interval_overlap(xs: np.ndarray, ys: np.ndarray) -> float:
     lo, hi = max(xs.min(), ys.min()), min(xs.max(), ys.max())
     shorter = min(xs.max() - xs.min(), ys.max() - ys.min())
     return 0.0 if shorter <= 0 else max(0.0, hi - lo) / shorter
-
-
-def _near_edge(points: np.ndarray, image_size: tuple[int, int] | None, tile_height: float) -> bool:
-    if image_size is None:
-        return False
-    width, height = image_size
-    margin = 2.5 * tile_height
-    x0, y0 = points.min(axis=0)
-    x1, y1 = points.max(axis=0)
-    return bool(y1 > height - margin or y0 < margin or x0 < margin or x1 > width - margin)
 
 
 # ------------------------------------------------------------------------------------------- public API
@@ -448,7 +515,7 @@ def group(
 
     Args:
         detections: tiles found in one frame.
-        image_size: `(width, height)` of the frame; lets rack detection use the image border.
+        image_size: `(width, height)` of the frame (kept for callers; racks are found without it).
         params: grouping tolerances.
         orientation_known: whether `detections.angle` holds real orientations; by default it does unless
             every angle is exactly 0 (what a detector without a classifier reports).
@@ -465,7 +532,14 @@ def group(
     angles = given.copy() if orientation_known else estimate_angles(xyxy)
     sizes, aspect = tile_sizes(xyxy, angles)
 
-    rows = _chains(centers, angles, sizes, np.ones(n, bool), "row", params)
+    rack_groups: list[list[int]] = []
+    if params.detect_racks:
+        rack_groups = _find_racks(xyxy, angles)
+    on_table = np.ones(n, bool)
+    for rack in rack_groups:
+        on_table[rack] = False
+
+    rows = _chains(centers, angles, sizes, on_table, "row", params)
     sets: list[tuple[list[int], str]] = [(r, "row") for r in rows if len(r) > 1]
     alone = np.zeros(n, bool)
     for r in rows:
@@ -476,15 +550,6 @@ def group(
             sets.append((col, "column" if len(col) > 1 else "row"))
     else:
         sets.extend(([int(i)], "row") for i in np.flatnonzero(alone))
-
-    rack_groups: list[list[int]] = []
-    if params.detect_racks:
-        row_sets = [s for s, axis in sets if axis == "row"]
-        for tiers in _find_racks(row_sets, centers, angles, sizes, aspect, image_size):
-            rack_groups.append([i for t in tiers for i in _order(row_sets[t], centers, angles, "row",
-                                                                 orientation_known)[0]])
-        on_rack = {i for g in rack_groups for i in g}
-        sets = [(s, axis) for s, axis in sets if not set(s) & on_rack]
 
     placed = _placed_tiles(detections, centers, angles, sizes)
     ordered: list[tuple[list[int], str, float]] = []

@@ -1,0 +1,272 @@
+"""Set-level accuracy of layout rebuilding, with every tile read right (ground-truth detections).
+
+Rendered scenes (`python -m datasets.render`): a scene counts as rebuilt when every ground-truth set comes
+out as one set with its tiles in the same order, and (with `--racks`) every rack's tiles are reported as
+that rack. Real photos (`../shared/real-dev`, polygon labels): there is no set ground truth, so the report
+says how the rows come out: sets of 3+ tiles that the rules accept, tiles left loose, and the share of
+photos whose every rebuilt set of 2+ tiles is valid.
+
+    python -m vision.evaluate_layout --scenes data/layout-eval [--annotate out/] [--no-angle]
+    python -m vision.evaluate_layout --real-dev ../shared/real-dev [--annotate out/]
+
+Real-dev: Roboflow Universe "rummikub-nvypk-8cwem" by "rummikue", CC BY 4.0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from assistant.errors import InputError
+from assistant.tiles import CLASS_INDEX, CLASS_NAMES
+from vision.detections import Detections
+from vision.layout import Layout, rebuild
+
+
+@dataclass
+class SceneResult:
+    name: str
+    exact: bool
+    sets_right: int
+    sets_total: int
+    racks_right: int
+    racks_total: int
+    fully_visible: bool
+    errors: list[str] = field(default_factory=list)
+
+
+def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, list[int]]:
+    """Detections of a scene's labelled tiles read right; returns them and their tile indices in the scene."""
+    keep = [i for i, t in enumerate(scene["tiles"]) if t.get("labelled", True)]
+    n = len(keep)
+    class_ids = np.array([scene["tiles"][i]["class_id"] for i in keep], dtype=np.int64).reshape(n, 1)
+    angles = np.array([scene["tiles"][i]["angle"] for i in keep], dtype=np.float32)
+    boxes = np.array([scene["tiles"][i]["box"] for i in keep], dtype=np.float32).reshape(n, 4)
+    det = Detections(xyxy=boxes, confidence=np.ones(n, np.float32))
+    det = det.with_readings(class_ids, np.ones((n, 1), np.float32),
+                            angles if with_angle else np.zeros(n, np.float32))
+    return det, keep
+
+
+def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_racks: bool) -> SceneResult:
+    """Compare rebuilt sets (as scene tile indices, in order) with the ground truth."""
+    visible = set(keep)
+    truth_sets = [[i for i in s if i in visible] for s in scene["sets"]]
+    fully_visible = all(len(s) == len(t) for s, t in zip(truth_sets, scene["sets"], strict=True))
+    truth_sets = [s for s in truth_sets if s]
+    got = [[keep[t.index] for t in s] for s in layout.table]
+    got_multi = Counter(tuple(s) for s in got)
+    right = sum(1 for s in truth_sets if got_multi[tuple(s)] > 0)
+    errors = []
+    for s in truth_sets:
+        if got_multi[tuple(s)] == 0:
+            errors.append("missed " + " ".join(scene["tiles"][i]["token"] for i in s))
+    truth_multi = {tuple(s) for s in truth_sets}
+    # A rebuilt set of 2+ tiles that is not a ground-truth set (merged, split, or loose tiles joined).
+    extra = [s for s in got if len(s) > 1 and tuple(s) not in truth_multi]
+    errors += ["wrong " + " ".join(scene["tiles"][i]["token"] for i in s) for s in extra]
+    on_rack = {i for r in scene.get("racks", []) for i in r}
+    # Loose table tiles must stay alone (rack tiles are judged with the racks).
+    in_sets = {i for s in scene["sets"] for i in s}
+    loose_ok = all(len(s) == 1 or tuple(s) in truth_multi for s in got
+                   if any(i not in in_sets and i not in on_rack for i in s))
+    truth_racks = [[i for i in r if i in visible] for r in scene.get("racks", [])]
+    truth_racks = [r for r in truth_racks if r]
+    got_racks = [[keep[t.index] for t in r] for r in layout.racks]
+    racks_right = sum(1 for r in truth_racks if any(sorted(g) == sorted(r) for g in got_racks))
+    if check_racks and racks_right < len(truth_racks):
+        errors.append(f"racks: {racks_right}/{len(truth_racks)} found, {len(got_racks)} reported")
+    # Without rack checking, rack tiles may land anywhere but must not spoil table sets (counted above).
+    exact = right == len(truth_sets) and not extra_without_rack(extra, on_rack, check_racks) and loose_ok
+    if check_racks:
+        exact = exact and racks_right == len(truth_racks) and len(got_racks) == len(truth_racks)
+    return SceneResult(name, exact, right, len(truth_sets), racks_right, len(truth_racks), fully_visible, errors)
+
+
+def extra_without_rack(extra: list[list[int]], on_rack: set[int], check_racks: bool) -> bool:
+    """Whether any wrongly rebuilt set involves table tiles (or any tile, when racks are checked)."""
+    return any(check_racks or any(i not in on_rack for i in s) for s in extra)
+
+
+def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate: Path | None,
+                    limit: int | None) -> list[SceneResult]:
+    files = sorted((folder / "scenes").glob("*.json"))[:limit]
+    if not files:
+        raise InputError(f"no scenes/*.json under {str(folder)!r} (render some with python -m datasets.render)")
+    results = []
+    for path in files:
+        scene = json.loads(path.read_text())
+        det, keep = scene_detections(scene, with_angle)
+        layout = rebuild(det, image_size=(scene["width"], scene["height"]))
+        result = score_scene(path.stem, scene, layout, keep, check_racks)
+        results.append(result)
+        if annotate is not None and (not result.exact or len(results) <= 5):
+            _save_annotated(folder / "images" / f"{path.stem}.jpg", layout, annotate / f"{path.stem}.png")
+    return results
+
+
+def _save_annotated(image_path: Path, layout: Layout, out: Path) -> None:
+    import cv2
+
+    from vision.annotate import LayoutAnnotator
+
+    frame = cv2.imread(str(image_path))
+    if frame is None:
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), LayoutAnnotator().annotate(frame, layout))
+
+
+# ---------------------------------------------------------------------------------------------- real-dev
+
+
+def polygon_detections(label_text: str, names: list[str], width: int, height: int,
+                       with_angle: bool = True) -> Detections:
+    """Detections from YOLO polygon lines, the tile's up axis from the polygon's long side.
+
+    The polygon gives the tile's axis up to a half turn; the half nearer the image's up is taken (the photos
+    are taken from the players' side). Classes are mapped by name to `CLASS_NAMES`.
+    """
+    import cv2
+
+    boxes, classes, angles = [], [], []
+    for line in label_text.splitlines():
+        parts = line.split()
+        if len(parts) < 7:
+            continue
+        points = np.array([float(v) for v in parts[1:]], dtype=np.float64).reshape(-1, 2) * (width, height)
+        name = names[int(parts[0])]
+        classes.append(CLASS_INDEX[name])
+        boxes.append([*points.min(axis=0), *points.max(axis=0)])
+        (_, _), (w, h), rot = cv2.minAreaRect(points.astype(np.float32))
+        # OpenCV's angle is clockwise in image coordinates for the side of length w; the tile's up runs
+        # along the long side.
+        long_axis = rot + (90.0 if w > h else 0.0)
+        up = -long_axis  # to counter-clockwise
+        up = (up + 90.0) % 180.0 - 90.0  # the half turn nearest upright
+        angles.append(up)
+    n = len(boxes)
+    det = Detections(xyxy=np.array(boxes, np.float32).reshape(n, 4), confidence=np.ones(n, np.float32))
+    angle = np.array(angles, np.float32) if with_angle else np.zeros(n, np.float32)
+    # An exact 0 would read as "no angle known"; a hair off keeps upright tiles upright.
+    angle = np.where(with_angle & (angle == 0), 1e-3, angle).astype(np.float32)
+    return det.with_readings(np.array(classes, np.int64).reshape(n, 1), np.ones((n, 1), np.float32), angle)
+
+
+def _names_from_yaml(text: str) -> list[str]:
+    names = []
+    in_names = False
+    for line in text.splitlines():
+        if line.startswith("names:"):
+            in_names = True
+            continue
+        if in_names:
+            stripped = line.strip()
+            if stripped.startswith("- "):
+                names.append(stripped[2:].strip())
+            elif stripped and not stripped.startswith("#"):
+                break
+    return names
+
+
+def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> dict:
+    import cv2
+
+    names = _names_from_yaml((folder / "data.yaml").read_text())
+    if sorted(names) != sorted(CLASS_NAMES):
+        raise InputError(f"{folder / 'data.yaml'} does not list the 53 tile classes")
+    images = sorted((folder / "images").glob("*.jpg"))
+    if not images:
+        raise InputError(f"no images under {str(folder / 'images')!r}")
+    per_series: dict[str, Counter] = {}
+    for image_path in images:
+        label = folder / "labels" / f"{image_path.stem}.txt"
+        frame = cv2.imread(str(image_path))
+        if frame is None or not label.exists():
+            continue
+        height, width = frame.shape[:2]
+        det = polygon_detections(label.read_text(), names, width, height, with_angle)
+        layout = rebuild(det, image_size=(width, height))
+        series = image_path.name.split("-")[0]
+        counts = per_series.setdefault(series, Counter())
+        multi = [(s, v) for s, v in zip(layout.table, layout.verdicts, strict=True) if len(s) > 1]
+        counts["photos"] += 1
+        counts["tiles"] += len(det)
+        counts["loose"] += len(layout.loose)
+        counts["sets3"] += sum(1 for s, _ in multi if len(s) >= 3)
+        counts["valid3"] += sum(1 for s, v in multi if len(s) >= 3 and v is not None and v.valid)
+        counts["pairs"] += sum(1 for s, _ in multi if len(s) == 2)
+        counts["all_valid"] += int(bool(multi) and all(v is not None and v.valid for _, v in multi))
+        counts["columns"] += sum(1 for s, axis in zip(layout.table, layout.set_axes, strict=True)
+                                 if axis == "column" and len(s) > 1)
+        counts["racks"] += len(layout.racks)
+        if annotate is not None:
+            _save_annotated(image_path, layout, annotate / f"{image_path.stem[:12]}.png")
+    return {k: dict(v) for k, v in per_series.items()}
+
+
+# ------------------------------------------------------------------------------------------------- CLI
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate_layout", description=__doc__.split("\n")[0])
+    parser.add_argument("--scenes", type=Path, help="renderer output folder (scenes/*.json, images/)")
+    parser.add_argument("--real-dev", type=Path, help="real photos with polygon labels (images/, labels/)")
+    parser.add_argument("--no-angle", action="store_true", help="pretend no tile orientation is known")
+    parser.add_argument("--racks", action="store_true", help="also require racks to be found exactly")
+    parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and a few others) here")
+    parser.add_argument("--show", type=int, default=10, help="failures to list")
+    args = parser.parse_args(argv)
+    if not args.scenes and not args.real_dev:
+        parser.error("give --scenes DIR and/or --real-dev DIR")
+    try:
+        if args.scenes:
+            results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit)
+            _report_scenes(results, args.show)
+        if args.real_dev:
+            _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _report_scenes(results: list[SceneResult], show: int) -> None:
+    n = len(results)
+    exact = sum(r.exact for r in results)
+    visible = [r for r in results if r.fully_visible]
+    sets_right = sum(r.sets_right for r in results)
+    sets_total = sum(r.sets_total for r in results)
+    racks_right = sum(r.racks_right for r in results)
+    racks_total = sum(r.racks_total for r in results)
+    print(f"scenes rebuilt exactly: {exact}/{n} = {exact / max(n, 1):.1%}")
+    if visible:
+        exact_visible = sum(r.exact for r in visible)
+        print(f"  of scenes with every set tile visible: {exact_visible}/{len(visible)} = "
+              f"{exact_visible / len(visible):.1%}")
+    print(f"sets rebuilt exactly: {sets_right}/{sets_total} = {sets_right / max(sets_total, 1):.1%}")
+    if racks_total:
+        print(f"racks found (all their visible tiles, nothing else): {racks_right}/{racks_total} = "
+              f"{racks_right / racks_total:.1%}")
+    for r in [r for r in results if not r.exact][:show]:
+        print(f"  {r.name}: " + "; ".join(r.errors[:4]))
+
+
+def _report_real(per_series: dict[str, dict]) -> None:
+    for series, c in sorted(per_series.items()):
+        sets3 = c.get("sets3", 0)
+        print(f"real-dev {series}: {c['photos']} photos, {c['tiles']} tiles; {sets3} sets of 3+ tiles, "
+              f"{c.get('valid3', 0)} valid by the rules ({c.get('valid3', 0) / max(sets3, 1):.0%}), "
+              f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; {c.get('loose', 0)} loose tiles; "
+              f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
