@@ -234,19 +234,34 @@ def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
     tight = rng.random() < 0.5
     x, y = 0.0, 0.0
     base_up = rng.normal(0, 4)
+    turned: list[tuple[list[Tile], float]] = []
     for _ in range(n_sets):
         tiles = deck.random_set()
+        if rng.random() < 0.12:  # laid by a player on another side of the table: placed after the rows
+            turned.append((tiles, float(rng.choice([90.0, 180.0, 270.0]))))
+            continue
         width = len(tiles) * aspect
         if x > 0 and x + width > max_row:
             x, y = 0.0, y - row_step
-        if rng.random() < 0.12:  # a set laid by a player on another side of the table
-            up = base_up + float(rng.choice([90.0, 180.0, 270.0])) + rng.normal(0, 3)
-        else:
-            up = base_up + rng.normal(0, 2.5)
         start = np.array([x, y + rng.normal(0, 0.05)])
         gap = 0.0 if tight else rng.uniform(0.0, 0.06)
-        place_row(layout, tiles, start, up, aspect, rng, set_index=len(layout.sets), gap=gap)
+        place_row(layout, tiles, start, base_up + rng.normal(0, 2.5), aspect, rng, len(layout.sets), gap)
         x += width + set_gap * rng.uniform(0.6, 1.4)
+    bottom = y - row_step
+    right_edge = max(max_row, x) + 0.3
+    for tiles, turn in turned:
+        width = len(tiles) * aspect
+        if turn == 180.0:  # upside down, read from the far side: starts at the right end
+            start = np.array([width, bottom])
+            bottom -= row_step
+        elif turn == 90.0:  # reads upwards, in a column to the right of the rows
+            start = np.array([right_edge + 0.5, 0.5 - width])
+            right_edge += row_step
+        else:  # reads downwards
+            start = np.array([right_edge + 0.5, 0.5])
+            right_edge += row_step
+        gap = 0.0 if tight else rng.uniform(0.0, 0.06)
+        place_row(layout, tiles, start, base_up + turn + rng.normal(0, 3), aspect, rng, len(layout.sets), gap)
     _add_loose(layout, rng, deck, aspect, int(rng.integers(0, 8)))
     if rng.random() < 0.25:
         pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
