@@ -38,6 +38,7 @@ class SceneResult:
     racks_right: int
     racks_total: int
     fully_visible: bool
+    separable: bool = True
     errors: list[str] = field(default_factory=list)
 
 
@@ -86,7 +87,50 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
     exact = right == len(truth_sets) and not extra_without_rack(extra, on_rack, check_racks) and loose_ok
     if check_racks:
         exact = exact and racks_right == len(truth_racks) and len(got_racks) == len(truth_racks)
-    return SceneResult(name, exact, right, len(truth_sets), racks_right, len(truth_racks), fully_visible, errors)
+    return SceneResult(name, exact, right, len(truth_sets), racks_right, len(truth_racks), fully_visible,
+                       separable(scene, visible), errors)
+
+
+def _quad_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Distance between two convex quadrilaterals (0 when they overlap)."""
+    import cv2
+
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    if inter > 0:
+        return 0.0
+
+    def point_segment(p: np.ndarray, q0: np.ndarray, q1: np.ndarray) -> float:
+        d = q1 - q0
+        t = float(np.clip((p - q0) @ d / max(float(d @ d), 1e-9), 0, 1))
+        return float(np.linalg.norm(p - (q0 + t * d)))
+
+    return min(
+        min(point_segment(p, q[k], q[(k + 1) % 4]) for p in x for k in range(4))
+        for x, q in ((a, b), (b, a))
+    )
+
+
+def separable(scene: dict, visible: set[int], min_gap: float = 0.25) -> bool:
+    """Whether a person could tell the table's sets apart: tiles of different sets (or a loose tile and a
+    set) never overlap and lie at least `min_gap` of a tile's width apart (rack tiles are left out)."""
+    group_of: dict[int, int] = {}
+    for k, members in enumerate(scene["sets"]):
+        for i in members:
+            group_of[i] = k
+    tiles = [i for i, t in enumerate(scene["tiles"]) if i in visible and not t.get("on_rack")]
+    corners = {i: np.asarray(scene["tiles"][i]["corners"], dtype=np.float64) for i in tiles}
+    width = {i: float(np.linalg.norm(corners[i][1] - corners[i][0])) for i in tiles}
+    centers = {i: corners[i].mean(axis=0) for i in tiles}
+    for a_pos, a in enumerate(tiles):
+        for b in tiles[a_pos + 1:]:
+            if a in group_of and group_of.get(b) == group_of[a]:
+                continue
+            limit = min_gap * min(width[a], width[b])
+            if np.linalg.norm(centers[a] - centers[b]) > 3 * max(width[a], width[b]) + limit:
+                continue
+            if _quad_distance(corners[a], corners[b]) < limit:
+                return False
+    return True
 
 
 def extra_without_rack(extra: list[list[int]], on_rack: set[int], check_racks: bool) -> bool:
@@ -98,7 +142,7 @@ def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate:
                     limit: int | None) -> list[SceneResult]:
     files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not files:
-        raise InputError(f"no scenes/*.json under {str(folder)!r} (render some with python -m datasets.render)")
+        raise InputError(f"no scenes/*.json under {str(folder)!r} (render with python -m datasets.render)")
     results = []
     for path in files:
         scene = json.loads(path.read_text())
@@ -215,13 +259,14 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate_layout", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate_layout",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=Path, help="renderer output folder (scenes/*.json, images/)")
     parser.add_argument("--real-dev", type=Path, help="real photos with polygon labels (images/, labels/)")
     parser.add_argument("--no-angle", action="store_true", help="pretend no tile orientation is known")
     parser.add_argument("--racks", action="store_true", help="also require racks to be found exactly")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
-    parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and a few others) here")
+    parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
     parser.add_argument("--show", type=int, default=10, help="failures to list")
     args = parser.parse_args(argv)
     if not args.scenes and not args.real_dev:
@@ -247,16 +292,21 @@ def _report_scenes(results: list[SceneResult], show: int) -> None:
     racks_right = sum(r.racks_right for r in results)
     racks_total = sum(r.racks_total for r in results)
     print(f"scenes rebuilt exactly: {exact}/{n} = {exact / max(n, 1):.1%}")
-    if visible:
-        exact_visible = sum(r.exact for r in visible)
-        print(f"  of scenes with every set tile visible: {exact_visible}/{len(visible)} = "
-              f"{exact_visible / len(visible):.1%}")
+    for label, subset in (
+        ("every set tile visible", visible),
+        ("sets apart by >= 1/4 tile and not overlapping", [r for r in results if r.separable]),
+        ("both", [r for r in visible if r.separable]),
+    ):
+        if subset:
+            hits = sum(r.exact for r in subset)
+            print(f"  of scenes with {label}: {hits}/{len(subset)} = {hits / len(subset):.1%}")
     print(f"sets rebuilt exactly: {sets_right}/{sets_total} = {sets_right / max(sets_total, 1):.1%}")
     if racks_total:
         print(f"racks found (all their visible tiles, nothing else): {racks_right}/{racks_total} = "
               f"{racks_right / racks_total:.1%}")
     for r in [r for r in results if not r.exact][:show]:
-        print(f"  {r.name}: " + "; ".join(r.errors[:4]))
+        flags = ("" if r.fully_visible else " [hidden tiles]") + ("" if r.separable else " [sets touch]")
+        print(f"  {r.name}{flags}: " + "; ".join(r.errors[:4]))
 
 
 def _report_real(per_series: dict[str, dict]) -> None:
@@ -264,7 +314,8 @@ def _report_real(per_series: dict[str, dict]) -> None:
         sets3 = c.get("sets3", 0)
         print(f"real-dev {series}: {c['photos']} photos, {c['tiles']} tiles; {sets3} sets of 3+ tiles, "
               f"{c.get('valid3', 0)} valid by the rules ({c.get('valid3', 0) / max(sets3, 1):.0%}), "
-              f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; {c.get('loose', 0)} loose tiles; "
+              f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; "
+              f"{c.get('loose', 0)} loose tiles; "
               f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}")
 
 

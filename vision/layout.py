@@ -283,7 +283,7 @@ class LayoutParams:
         gap_fraction: a step between neighbours this share of a tile's width longer than the steps around
             it starts a new set.
         link_gap: neighbours further apart than this share of a tile's width are never in one set.
-        misalign: how far (share of tile height) a neighbour may sit above or below the row line.
+        max_shear: degrees a neighbour in a row may sit off the tile's own right axis (perspective).
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
@@ -291,7 +291,7 @@ class LayoutParams:
 
     gap_fraction: float = 0.1
     link_gap: float = 0.6
-    misalign: float = 0.35
+    max_shear: float = 35.0
     max_turn: float = 25.0
     columns: bool = True
     detect_racks: bool = True
@@ -324,22 +324,21 @@ def _chains(
             ref = angles[i] + float(_wrap180((angles[j] - angles[i]) * 2) / 4)
             right, up = direction_vectors(ref)
             d = centers[j] - centers[i]
-            along_r, along_u = float(d @ right), float(d @ up)
-            width = (sizes[i, 0] + sizes[j, 0]) / 2
-            height = (sizes[i, 1] + sizes[j, 1]) / 2
-            if axis == "row":
-                along, across, pitch, cross_size = along_r, along_u, width, height
-            else:
-                along, across, pitch, cross_size = -along_u, along_r, height, width
-            if abs(across) > params.misalign * cross_size:
+            distance = float(np.hypot(*d))
+            axis_vector = right if axis == "row" else -up
+            along = float(d @ axis_vector)
+            # Perspective shears a tile: its up is not square to the row it lies in, so the neighbour may sit
+            # off the tile's own right axis by up to `max_shear` degrees.
+            if distance == 0 or abs(along) < distance * math.cos(math.radians(params.max_shear)):
                 continue
-            gap = abs(along) - pitch
-            if gap > params.link_gap * width or abs(along) < 0.5 * pitch:
+            size_along = (sizes[i, 0] + sizes[j, 0]) / 2 if axis == "row" else (sizes[i, 1] + sizes[j, 1]) / 2
+            width = (sizes[i, 0] + sizes[j, 0]) / 2
+            step = distance / size_along
+            if step < 0.5 or distance - size_along > params.link_gap * width:
                 continue
             first, second = (int(i), int(j)) if along > 0 else (int(j), int(i))
-            score = abs(gap) + abs(across)
-            # The step in tile widths: what the cut compares along the chain.
-            step = abs(along) / width
+            off_axis = math.sqrt(max(0.0, 1.0 - (along / distance) ** 2))
+            score = abs(step - 1.0) + off_axis
             if score < best_next.get(first, (math.inf, -1, 0.0))[0]:
                 best_next[first] = (score, second, step)
             if score < best_prev.get(second, (math.inf, -1))[0]:
@@ -417,11 +416,13 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
             width = min(wh[i, 0], wh[j, 0])
             dy = abs(centers[j, 1] - centers[i, 1])
             gap = xyxy[j, 0] - xyxy[i, 2]
-            if dy > 0.4 * height or not -0.6 * width < gap < 3.2 * width:
+            # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
+            slack = 0.4 * height + 0.27 * abs(centers[j, 0] - centers[i, 0])
+            if dy > slack or not -0.6 * width < gap < 3.2 * width:
                 continue
             if not 0.6 < wh[i, 1] / wh[j, 1] < 1.6:
                 continue
-            score = abs(gap) + dy
+            score = abs(gap) + 3 * dy
             if score < best_next.get(int(i), (math.inf, -1))[0]:
                 best_next[int(i)] = (score, int(j))
             if score < best_prev.get(int(j), (math.inf, -1))[0]:
@@ -437,7 +438,9 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
     return lines
 
 
-def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> list[list[int]]:
+def _find_racks(
+    xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6
+) -> list[tuple[list[int], list[int]]]:
     """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
 
     Standing tiles look different from the lying ones around them: squat when the camera looks down from
@@ -446,8 +449,8 @@ def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> lis
     from the other tiles' by a third or more. With fewer than three other tiles to compare, two rows of
     table sets and a rack look alike: nothing is called a rack.
 
-    Only racks along the image's x axis are found (a camera standing at a player's side). Returns each rack's
-    tiles, upper tier first, each tier left to right.
+    Racks along the image's x axis are found (the caller also passes the boxes transposed, for racks
+    along y). Returns each rack as its two tiers.
     """
     n = len(xyxy)
     wh = xyxy[:, 2:] - xyxy[:, :2]
@@ -457,7 +460,7 @@ def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> lis
     upright = np.abs(np.cos(np.radians(angles))) > 0.4
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     lines = [line for line in _box_lines(xyxy, np.flatnonzero(upright)) if len(line) >= 2]
-    racks: list[list[int]] = []
+    racks: list[tuple[list[int], list[int]]] = []
     used: set[int] = set()
     by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
     for a_pos, a in enumerate(by_top):
@@ -472,7 +475,9 @@ def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> lis
             # Tiers stand a rack's depth apart: about a tile's real height, which a squat (foreshortened)
             # tile no longer shows, so its width stands in for it.
             depth = max(height, float(np.median(wh[upper + lower, 0])) / DEFAULT_ASPECT)
-            offset = float(centers[lower, 1].mean() - centers[upper, 1].mean())
+            # Offset square to the tiers' slope.
+            slope = _line_slope(centers[upper + lower])
+            offset = float(centers[lower, 1].mean() - centers[upper, 1].mean()) / math.sqrt(1 + slope * slope)
             if not 0.55 * height < offset < 1.7 * depth:
                 continue
             if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
@@ -488,10 +493,25 @@ def _find_racks(xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6) -> lis
                 # table): when the others do, they are the standing ones and this pair is table rows.
                 standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
             if standing and len(members) >= min_tiles:
-                racks.append(members)
+                racks.append((upper, lower))
                 used.update((a, b))
                 break
     return racks
+
+
+def _line_slope(points: np.ndarray) -> float:
+    """dy/dx of the least-squares line through points (0 for fewer than two distinct x)."""
+    x = points[:, 0] - points[:, 0].mean()
+    denom = float(x @ x)
+    return 0.0 if denom == 0 else float(x @ (points[:, 1] - points[:, 1].mean())) / denom
+
+
+def _rack_order(tiers: tuple[list[int], list[int]], centers: np.ndarray, angles: np.ndarray) -> list[int]:
+    """A rack's tiles as its owner reads them: upper (back) tier first, each tier along the tiles' right."""
+    up_angle = circular_mean(angles[tiers[0] + tiers[1]], 360.0)
+    right, up = direction_vectors(up_angle)
+    ordered = sorted(tiers, key=lambda tier: -float((centers[tier] @ up).mean()))
+    return [i for tier in ordered for i in sorted(tier, key=lambda k: float(centers[k] @ right))]
 
 
 def _interval_overlap(xs: np.ndarray, ys: np.ndarray) -> float:
@@ -534,7 +554,13 @@ def group(
 
     rack_groups: list[list[int]] = []
     if params.detect_racks:
-        rack_groups = _find_racks(xyxy, angles)
+        taken: set[int] = set()
+        transposed = xyxy[:, [1, 0, 3, 2]]
+        for tiers in _find_racks(xyxy, angles) + _find_racks(transposed, angles - 90.0):
+            if taken & set(tiers[0] + tiers[1]):
+                continue
+            taken.update(tiers[0] + tiers[1])
+            rack_groups.append(_rack_order(tiers, centers, angles))
     on_table = np.ones(n, bool)
     for rack in rack_groups:
         on_table[rack] = False
