@@ -31,18 +31,18 @@ PILLOW_DEFAULT = "pillow-default"
 @functools.cache
 def available_fonts() -> tuple[str, ...]:
     """Font keys usable on this machine: existing font files, then the two fallbacks that always work."""
-    found = [p for p in _FONT_CANDIDATES if os.path.exists(p)]
-    extra = os.environ.get("RUMMI_FONT_DIR")
-    if extra:
-        found += sorted(str(p) for p in Path(extra).glob("*.ttf"))
-    keys = list(found)
+    keys: list[str] = []
     try:
         from PIL import ImageFont
 
         ImageFont.load_default(size=20)
-        keys.append(PILLOW_DEFAULT)
     except (ImportError, TypeError, OSError):
-        pass
+        return (HERSHEY,)  # no Pillow (or one without FreeType): drawn strokes only
+    keys += [p for p in _FONT_CANDIDATES if os.path.exists(p)]
+    extra = os.environ.get("RUMMI_FONT_DIR")
+    if extra:
+        keys += sorted(str(p) for p in Path(extra).glob("*.ttf"))
+    keys.append(PILLOW_DEFAULT)
     keys.append(HERSHEY)
     return tuple(keys)
 
@@ -84,9 +84,33 @@ def _pillow_digit(font_key: str, char: str, height: int) -> np.ndarray:
     return cv2.resize(mask, (max(1, int(round(mask.shape[1] * scale))), height), interpolation=cv2.INTER_AREA)
 
 
+def _drawn_zero(height: int) -> np.ndarray:
+    """A heavy oval ring (Hershey's zero has a slash that the tiles' does not)."""
+    scale = 4
+    h = height * scale
+    w = int(h * 0.62)
+    canvas = np.zeros((h, w), np.uint8)
+    stroke = int(h * 0.16)
+    cv2.ellipse(
+        canvas,
+        (w // 2, h // 2),
+        (w // 2 - stroke // 2, h // 2 - stroke // 2),
+        0,
+        0,
+        360,
+        255,
+        stroke,
+        cv2.LINE_AA,
+    )
+    mask = _tight(canvas.astype(np.float32) / 255.0)
+    return cv2.resize(mask, (max(1, mask.shape[1] // scale), height), interpolation=cv2.INTER_AREA)
+
+
 def _hershey_digit(char: str, height: int) -> np.ndarray:
+    if char == "0":
+        return _drawn_zero(height)
     scale = height / 22.0
-    thickness = max(2, int(height * 0.16))
+    thickness = max(2, int(height * 0.13))
     (w, h), base = cv2.getTextSize(char, cv2.FONT_HERSHEY_DUPLEX, scale, thickness)
     canvas = np.zeros((h + base + 2 * thickness, w + 2 * thickness), np.uint8)
     cv2.putText(
@@ -142,7 +166,13 @@ def _digit_mask_cached(font_key: str, char: str, height: int, weight: float) -> 
         raw = _hershey_digit(char, height)
     else:
         raw = _pillow_digit(font_key, char, height)
+        if font_key == PILLOW_DEFAULT:
+            weight += 0.045  # Pillow's bundled font is a regular weight; the tiles' numerals are heavy
     mask = _round_strokes(raw, height, weight)
+    # Thickening grows the glyph; scale it back so the numeral keeps the height the edition asked for.
+    if mask.shape[0] != height:
+        width = max(1, int(round(mask.shape[1] * height / mask.shape[0])))
+        mask = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
     mask.setflags(write=False)
     return mask
 

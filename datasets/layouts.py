@@ -12,7 +12,7 @@ import numpy as np
 
 from assistant.tiles import COLORS, JOKER, NUMBERS, Tile
 
-TILE_THICKNESS = 0.2
+TILE_THICKNESS = 0.22
 
 
 @dataclass

@@ -27,6 +27,10 @@ _KIND_WEIGHTS = np.array([0.4, 0.2, 0.15, 0.25])
 MIN_VISIBLE_FOR_LABEL = 0.3
 """A tile gets a YOLO label when at least this fraction of its face is in the frame and not covered."""
 
+MIN_FACING_FOR_LABEL = 0.3
+"""...and when its face is turned at most about 72 degrees away from the camera (cosine >= 0.3): faces seen
+edge-on cannot be read."""
+
 BACKGROUND = -1
 RACK_BODY = -3
 
@@ -43,6 +47,7 @@ class TileTruth:
     set_index: int | None
     rack_index: int | None
     visible_fraction: float
+    facing: float  # cosine between the face's normal and the direction to the camera
     labelled: bool
 
     @property
@@ -61,6 +66,7 @@ class TileTruth:
             "set_index": self.set_index,
             "rack_index": self.rack_index,
             "visible_fraction": round(self.visible_fraction, 3),
+            "facing": round(self.facing, 3),
             "labelled": self.labelled,
         }
 
@@ -160,7 +166,7 @@ class _Painter:
         self.h, self.w = img.shape[:2]
 
     def lambert(self, normal: np.ndarray) -> float:
-        return 0.7 + 0.3 * max(0.0, float(normal @ self.light))
+        return 0.78 + 0.25 * max(0.0, float(normal @ self.light))
 
     def box(self, box: lay.Box) -> None:
         c = box.corners  # index bits: x (1), y (2), z (4)
@@ -301,9 +307,9 @@ def _place_camera(rng: np.random.Generator, layout: lay.Layout, kind: str, width
     # Phones are often held close: zoom in towards a target tile size (real-dev: median 88 px), cutting
     # off part of the layout, centred somewhere on it.
     tile_heights = [np.linalg.norm(q[0] - q[3]) for q in (camera.project(t.corners) for t in layout.tiles)]
-    target_px = float(np.exp(rng.uniform(np.log(30), np.log(220))))
+    target_px = float(np.exp(rng.uniform(np.log(40), np.log(260))))
     wanted = target_px / max(1e-6, float(np.median(tile_heights)))
-    if wanted > scale and rng.random() < 0.6:
+    if wanted > scale and rng.random() < 0.75:
         zoom = min(wanted, scale * 2.5)
         anchor = camera.project(layout.tiles[int(rng.integers(0, len(layout.tiles)))].corners).mean(axis=0)
         mix = min(1.0, (zoom / scale - 1.0))
@@ -418,20 +424,23 @@ def _tile_truth(
     width: int,
     height: int,
 ) -> TileTruth:
-    facing = placed.normal @ (camera.center - placed.corners.mean(axis=0)) > 0
+    to_camera = camera.center - placed.corners.mean(axis=0)
+    facing = float(placed.normal @ to_camera / max(1e-9, float(np.linalg.norm(to_camera))))
     d1, d2 = quad[2] - quad[0], quad[3] - quad[1]
     area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     x1, y1 = np.clip(quad.min(axis=0), 0, [width, height])
     x2, y2 = np.clip(quad.max(axis=0), 0, [width, height])
     visible = 0.0
-    if facing and area > 1 and x2 > x1 and y2 > y1:
+    if facing > 0 and area > 1 and x2 > x1 and y2 > y1:
         ix0, iy0, ix1, iy1 = int(x1), int(y1), int(math.ceil(x2)), int(math.ceil(y2))
         mask = np.zeros((iy1 - iy0, ix1 - ix0), np.uint8)
         _fill(mask, quad - np.array([ix0, iy0]), 1, antialias=False)
         own = painter.owner[iy0:iy1, ix0:ix1] == index
         visible = float(np.count_nonzero(own & (mask > 0))) / area
     visible = min(1.0, visible)
-    labelled = bool(visible >= MIN_VISIBLE_FOR_LABEL and x2 - x1 >= 3 and y2 - y1 >= 3)
+    labelled = bool(
+        visible >= MIN_VISIBLE_FOR_LABEL and facing >= MIN_FACING_FOR_LABEL and x2 - x1 >= 3 and y2 - y1 >= 3
+    )
     return TileTruth(
         tile=placed.tile,
         corners=quad,
@@ -441,5 +450,6 @@ def _tile_truth(
         set_index=placed.set_index,
         rack_index=placed.rack_index,
         visible_fraction=visible,
+        facing=facing,
         labelled=labelled,
     )

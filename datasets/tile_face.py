@@ -22,8 +22,8 @@ _INK_HSV: dict[Color, tuple[tuple[float, float], tuple[float, float], tuple[floa
     # hue range (degrees), saturation range, value range
     Color.BLACK: ((15.0, 60.0), (0.05, 0.3), (0.08, 0.22)),
     Color.BLUE: ((218.0, 236.0), (0.8, 0.97), (0.6, 0.86)),
-    Color.RED: ((347.0, 361.0), (0.8, 0.95), (0.78, 0.93)),
-    Color.ORANGE: ((17.0, 30.0), (0.8, 0.95), (0.9, 1.0)),
+    Color.RED: ((347.0, 361.0), (0.74, 0.9), (0.8, 0.95)),
+    Color.ORANGE: ((17.0, 30.0), (0.72, 0.9), (0.92, 1.0)),
 }
 
 
@@ -60,7 +60,7 @@ class Edition:
             _hsv_to_bgr(rng.uniform(200, 260), rng.uniform(0.0, 0.2), rng.uniform(0.08, 0.2)),
         )
         # Ivory / cream / off-white: warm hue, low saturation.
-        tile = _hsv_to_bgr(rng.uniform(32, 50), rng.uniform(0.06, 0.18), rng.uniform(0.88, 0.98))
+        tile = _hsv_to_bgr(rng.uniform(32, 50), rng.uniform(0.04, 0.15), rng.uniform(0.9, 0.99))
         side = tile * rng.uniform(0.78, 0.9)
         fonts = available_fonts()
         weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])

@@ -141,9 +141,8 @@ def test_occluded_and_cut_tiles_are_measured(scenes) -> None:
     assert any(f < 0.95 for f in fractions), "no tile is cut or covered in the batch"
     for _, truth in scenes:
         for t in truth.tiles:
-            assert t.labelled == (
-                t.visible_fraction >= 0.3 and t.box[2] - t.box[0] >= 3 and t.box[3] - t.box[1] >= 3
-            )
+            big_enough = t.box[2] - t.box[0] >= 3 and t.box[3] - t.box[1] >= 3
+            assert t.labelled == (t.visible_fraction >= 0.3 and t.facing >= 0.3 and big_enough)
 
 
 def test_sets_and_racks_are_consistent(scenes) -> None:
