@@ -204,10 +204,13 @@ def _digest(folder: Path) -> dict[str, str]:
 
 def test_cli_output_does_not_depend_on_workers(tmp_path: Path) -> None:
     args = ["--count", "3", "--seed", "4", "--size", "320", "--quiet", "--sheet", "0"]
-    assert render_main(["--out", str(tmp_path / "one"), "--workers", "1", *args]) == 0
+    assert render_main(["--out", str(tmp_path / "one"), "--workers", "1", *args, "--sheet", "3"]) == 0
     assert render_main(["--out", str(tmp_path / "two"), "--workers", "2", *args]) == 0
     one, two = _digest(tmp_path / "one"), _digest(tmp_path / "two")
     assert len(one) == 9 and one == two
+    sheet = cv2.imread(str(tmp_path / "one" / "contact_sheet.png"))
+    assert sheet is not None and sheet.shape[0] > 100
+    assert not (tmp_path / "two" / "contact_sheet.png").exists()
     scene = json.loads((tmp_path / "one" / "scenes" / "000000.json").read_text())
     assert {"tiles", "sets", "racks", "width", "height"} <= set(scene)
     assert (tmp_path / "one" / "data.yaml").read_text().count("\n  ") == len(CLASS_NAMES)
