@@ -78,8 +78,12 @@ def marble(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     base = _bgr(rng.uniform(20, 60), rng.uniform(0.0, 0.08), rng.uniform(0.75, 0.95))
     n = fractal_noise(rng, height, width, 5, 3)
     veins = np.abs(np.sin(np.arange(width, dtype=np.float32)[None, :] * rng.uniform(0.005, 0.02) + n * 4))
-    veins = np.clip(1 - veins * 6, 0, 1) * rng.uniform(0.2, 0.45)
-    return (base[None, None, :] * (1 - veins[..., None] + 0.04 * n[..., None])).astype(np.float32)
+    # Thin, faint veins whose strength wanders along their length, and a cloudy base.
+    strength = np.clip(0.5 + fractal_noise(rng, height, width, 2, 2), 0, 1) * rng.uniform(0.08, 0.25)
+    veins = np.clip(1 - veins * 14, 0, 1) * strength
+    veins = cv2.GaussianBlur(veins, (0, 0), 0.8)
+    cloud = fractal_noise(rng, height, width, 4, 2) * 0.05
+    return (base[None, None, :] * (1 - veins[..., None] + cloud[..., None])).astype(np.float32)
 
 
 def plain(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
