@@ -32,6 +32,10 @@ SOURCES = {
     "type": "Type it",
     "live": "Live video",
 }
+# Streamlit's bundled icon font renders everywhere; emoji need a font the device may lack.
+VALID_MARK = ":green[:material/check_circle:]"
+INVALID_MARK = ":red[:material/cancel:]"
+UNJUDGED_MARK = ":gray[:material/help:]"
 COLOR_MARKUP = {"k": "**{}**", "b": ":blue[**{}**]", "r": ":red[**{}**]", "o": ":orange[**{}**]"}
 
 st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layout="wide")
@@ -263,10 +267,12 @@ def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules
         st.error(problem)
     for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
         if verdict is None:
-            mark, text = "⚪", "not judged: a tile is not read"
+            mark, text = UNJUDGED_MARK, "not judged: a tile is not read"
         else:
             mark, text = (
-                ("✅", support.set_label(verdict)) if verdict.valid else ("❌", support.set_label(verdict))
+                (VALID_MARK, support.set_label(verdict))
+                if verdict.valid
+                else (INVALID_MARK, support.set_label(verdict))
             )
         key = f"pick_{index}_{hashlib.sha1(layout.encode()).hexdigest()[:8]}"
         st.pills(
@@ -304,7 +310,7 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[support.Slot]], layout:
         st.pills(
             "Any tile",
             [str(t) for t in support.TILE_CHOICES] + ["remove"],
-            format_func=lambda t: "✖ remove" if t == "remove" else tile_markup(Tile.parse(t)),
+            format_func=lambda t: ":material/delete: remove" if t == "remove" else tile_markup(Tile.parse(t)),
             key="fix_any",
             on_change=on_tile_fixed,
             args=(db, game.id, "fix_any"),
@@ -332,9 +338,11 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[support.S
     game = db.load_game(game.id)  # a photo read this run may have changed the stored table
     sets = slots_now(game)
     verdicts = set_verdicts(sets, rules)
-    picture, verdict_column = st.columns([3, 2])
-    with picture:
-        picture_ui(sets, [None if v is None else v.valid for v in verdicts])
+    has_picture = st.session_state.reading is not None and st.session_state.source != "type"
+    picture, verdict_column = st.columns([3, 2]) if has_picture else (st.container(), st.container())
+    if has_picture:
+        with picture:
+            picture_ui(sets, [None if v is None else v.valid for v in verdicts])
     with verdict_column:
         verdict_ui(sets, verdicts, rules, game.table_layout)
         tile_fix_ui(db, game, sets, game.table_layout)
@@ -356,6 +364,11 @@ def meld_ui(game: Game, sets: list[list[support.Slot]], rules: Rules) -> None:
         format_func=lambda i: f"Set {i + 1}: {support.format_slots([sets[i]])}",
         key=f"meld_sets_{game.table_layout}",
     )
+    if not chosen:
+        st.caption(
+            f"Pick the sets a player put down to open; together they need {rules.opening_threshold} points."
+        )
+        return
     try:
         meld = check_meld(support.known_sets([sets[i] for i in chosen]), rules)
     except InputError as error:
@@ -397,7 +410,6 @@ def turn_ui(db: Storage, game: Game, rules: Rules) -> None:
         cancel.button("Cancel turn", on_click=on_cancel_turn, args=(db, game))
     if st.session_state.action_error:
         st.error(st.session_state.action_error)
-    turn_result_ui(db, game, rules)
 
 
 @st.fragment(run_every=1.0)
@@ -577,7 +589,7 @@ def standings_ui(db: Storage, game: Game, rules: Rules) -> None:
     st.subheader("Standings")
     names = [p.name for p in game.players]
     st.dataframe(support.standings_rows(rounds, names, rules), hide_index=True, width="stretch")
-    st.line_chart(support.running_totals(rounds, names), x_label="round", y_label="total score")
+    st.line_chart(support.running_totals(rounds, names), x="round", x_label="round", y_label="total score")
     st.download_button(
         "Download scores (CSV)", db.export_csv(game.id), file_name=f"{game.name}-scores.csv", mime="text/csv"
     )
@@ -651,8 +663,9 @@ if screen == "Table":
     table_sets = table_input_ui(storage, game, rules)
     meld_ui(storage.load_game(game.id), table_sets, rules)
 elif screen == "Turn":
+    turn_ui(storage, game, rules)
     table_input_ui(storage, game, rules)
-    turn_ui(storage, storage.load_game(game.id), rules)
+    turn_result_ui(storage, storage.load_game(game.id), rules)
 elif screen == "Round":
     round_ui(storage, game, rules)
 else:

@@ -352,15 +352,15 @@ def meld_lines(meld: Any) -> list[str]:
     lines = []
     for verdict in meld.sets:
         if not verdict.valid:
-            lines.append(f"❌ {format_tiles(verdict.tiles)}: {verdict.reason}")
+            lines.append(f":red[:material/cancel:] {format_tiles(verdict.tiles)}: {verdict.reason}")
             continue
         jokers = [j for j in verdict.jokers if j is not None]
         counted = "; ".join(f"joker counts as {j} ({j.number} points)" for j in jokers)
         lines.append(
-            f"✅ {format_tiles(verdict.tiles)} = {verdict.value} points"
+            f":green[:material/check_circle:] {format_tiles(verdict.tiles)} = {verdict.value} points"
             + (f" · {counted}" if counted else "")
         )
-    lines.extend(f"❌ {problem}" for problem in meld.problems)
+    lines.extend(f":red[:material/cancel:] {problem}" for problem in meld.problems)
     return lines
 
 
@@ -385,7 +385,7 @@ def round_preview_rows(result: Any) -> list[dict[str, Any]]:
             "player": name,
             "rack value": result.rack_values[name],
             "score": result.scores[name],
-            "won": "🏆" if name in result.winners else "",
+            "won": "yes" if name in result.winners else "",
         }
         for name in result.scores
     ]
@@ -409,11 +409,12 @@ def ledger_of(rounds: Sequence[Any], names: Sequence[str], rules: Rules) -> Any:
 
 
 def standings_rows(rounds: Sequence[Any], names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
+    """Best first under the match's ranking (total, or games won); the leaders, tied or not, are all first."""
     ledger = ledger_of(rounds, names, rules)
     leaders = set(ledger.leaders())
     return [
-        {"": "🏆" if name in leaders else "", "player": name, "total": total, "games won": wins}
-        for name, total, wins in ledger.standings()
+        {"place": 1 if name in leaders else index, "player": name, "total": total, "games won": wins}
+        for index, (name, total, wins) in enumerate(ledger.standings(), start=1)
     ]
 
 

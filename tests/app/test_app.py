@@ -20,9 +20,23 @@ def texts(at: AppTest, kind: str) -> list[str]:
     return [str(element.value) for element in getattr(at, kind)]
 
 
-def pills_labelled(at: AppTest, start: str) -> Any:
-    [found] = [p for p in at.pills if p.label.startswith(start)]
+MARKS = {
+    "valid": ":green[:material/check_circle:]",
+    "invalid": ":red[:material/cancel:]",
+    "unjudged": ":gray[:material/help:]",
+}
+
+
+def set_row(at: AppTest, number: int) -> Any:
+    """The tile buttons of set `number`, labelled `MARK Set n: verdict`."""
+    [found] = [p for p in at.pills if f" Set {number}: " in p.label]
     return found
+
+
+def set_verdict(at: AppTest, number: int) -> tuple[str, str]:
+    """(valid / invalid / unjudged, the verdict text) of set `number`."""
+    mark, text = set_row(at, number).label.split(f" Set {number}: ")
+    return {v: k for k, v in MARKS.items()}[mark], text
 
 
 def stored_game() -> Any:
@@ -59,8 +73,8 @@ def test_upload_gives_a_verdict_with_the_reason(app: NewTab, reader: FakeReader)
     upload(at, photo_bytes(seed=2))
     assert not at.exception
     assert texts(at, "error") == ["Table not valid: 1 of 2 sets break the rules."]
-    assert pills_labelled(at, "❌ Set 2").label == "❌ Set 2: black appears twice in the group of 7s"
-    assert pills_labelled(at, "✅ Set 1").label == "✅ Set 1: red 5-6-7 · 18 points"
+    assert set_verdict(at, 2) == ("invalid", "black appears twice in the group of 7s")
+    assert set_verdict(at, 1) == ("valid", "red 5-6-7 · 18 points")
 
 
 def test_camera_photo_gives_a_verdict(app: NewTab, reader: FakeReader) -> None:
@@ -79,7 +93,8 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
     reader.detections = scene_detections([["r4 r5 b6"]], runner_up={"b6": "r6"})
     upload(at, photo_bytes(seed=4))
     assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
-    pills_labelled(at, "❌ Set 1").set_value(2).run()  # click 1: the tile
+    assert set_verdict(at, 1)[0] == "invalid"
+    set_row(at, 1).set_value(2).run()  # click 1: the tile
     assert at.pills(key="fix_likely").options[0] == ":red[**6**]"  # red 6 offered first
     at.pills(key="fix_likely").set_value("r6").run()  # click 2: what it is
     assert not at.exception
@@ -90,13 +105,14 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
 def test_any_tile_can_be_replaced_or_removed(app: NewTab) -> None:
     at = type_layout(app(), "r5 r6 r7 k1")
     assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
-    pills_labelled(at, "❌ Set 1").set_value(3).run()
+    assert set_verdict(at, 1)[0] == "invalid"
+    set_row(at, 1).set_value(3).run()
     at.pills(key="fix_any").set_value("remove").run()
     assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 18 points."]
-    pills_labelled(at, "✅ Set 1").set_value(0).run()
+    set_row(at, 1).set_value(0).run()
     at.pills(key="fix_any").set_value("J").run()
     assert stored_game().table_layout == "J r6 r7"
-    assert pills_labelled(at, "✅ Set 1").label == "✅ Set 1: red 5-6-7 · 18 points · joker as r5"
+    assert set_verdict(at, 1) == ("valid", "red 5-6-7 · 18 points · joker as r5")
 
 
 def test_typed_correction_recomputes_and_bad_text_keeps_the_layout(app: NewTab) -> None:
@@ -117,7 +133,8 @@ def test_unread_tiles_must_be_fixed_before_judging(app: NewTab, reader: FakeRead
     upload(at, photo_bytes(seed=5))
     assert texts(at, "warning")[0].startswith("1 tile(s) not read")
     assert stored_game().table_layout == "r1 ? r3"
-    pills_labelled(at, "⚪ Set 1").set_value(1).run()
+    assert set_verdict(at, 1) == ("unjudged", "not judged: a tile is not read")
+    set_row(at, 1).set_value(1).run()
     at.pills(key="fix_any").set_value("r2").run()
     assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 6 points."]
 

@@ -1,0 +1,110 @@
+"""Screenshots of every screen at desktop and phone width, into docs/screenshots/ (small PNGs).
+
+    .venv/bin/python tests/app/screenshots.py [--out docs/screenshots]
+
+A game with a disputed turn and three scored rounds is stored first, so each screen has something to show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+from browser import CHROMIUM_ARGS, ROOT, require_chromium, scene_image, streamlit_server, write_y4m
+from playwright.sync_api import Page, expect, sync_playwright
+
+sys.path.insert(0, str(ROOT))
+
+from assistant.storage import Storage  # noqa: E402
+
+# Streamlit scrolls inside the page, so a tall window stands in for a full-page screenshot; blank rows are cut.
+WIDTHS = {"desktop": (1280, 2400), "phone": (390, 3200)}
+MAX_SIDE = 1000
+
+
+def seed_game(db_path: Path) -> None:
+    store = Storage(db_path)
+    game_id = store.create_game("Friday table", "standard", ["Ann", "Ben", "Cy"], camera="type")
+    store.set_agreed_layout(game_id, "r10 r11 r12 | k7 b7 o7")
+    store.start_turn(game_id, 1, "r10 r11 r12 | k7 b7 o7", "", started_at=1000.0)
+    store.finish_turn(
+        game_id, 1000.0, after="r10 r11 r12 r13 | k7 b7 | o7 o8", legal=False, action="play",
+        played="r13 o8", reasons=["set 3 (o7 o8) is left invalid: a set needs at least 3 tiles"],
+        penalty_tiles=1, agreed_layout="r10 r11 r12 | k7 b7 o7", next_seat=2, opened=False, ended_at=1042.0,
+    )  # fmt: skip
+    for number, scores in enumerate(([41, -30, -11], [-9, 25, -16], [-20, -4, 24]), start=1):
+        store.record_round(
+            game_id, number, blocked=number == 2,
+            racks={seat: "r5" for seat in range(3)},
+            rack_values={seat: max(0, -score) for seat, score in enumerate(scores)},
+            scores=dict(enumerate(scores)), winners={max(range(3), key=lambda s: scores[s])},
+        )  # fmt: skip
+    store.set_table_layout(game_id, "r10 r11 r12 | k7 b7 o7 | J o4 o5 | b9 b9 b10")
+
+
+def shoot(page: Page, path: Path) -> None:
+    page.wait_for_timeout(800)
+    # Elements of the previous run stay on the page, faded, until the new run has finished.
+    page.wait_for_function("document.querySelectorAll('[data-stale=\"true\"]').length === 0", timeout=60_000)
+    page.wait_for_timeout(1200)
+    page.screenshot(path=str(path))
+    image = cv2.imread(str(path))
+    used = np.flatnonzero(
+        (np.abs(image.astype(int) - image[-1:, :, :].astype(int)).sum(axis=2) > 30).any(axis=1)
+    )
+    image = image[: int(used[-1]) + 24] if len(used) else image
+    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    if scale < 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    chromium = require_chromium()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        video = write_y4m(scene_image(), work / "table.y4m")
+        example_db = work / "example.sqlite3"
+        seeded_db = work / "seeded.sqlite3"
+        seed_game(seeded_db)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(chromium),
+                args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
+            )
+            for width_name, (width, height) in WIDTHS.items():
+                with streamlit_server(example_db) as url:
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.goto(url)
+                    expect(page.get_by_text("Table 1 · standard")).to_be_visible(timeout=60_000)
+                    shoot(page, args.out / f"table-example-{width_name}.png")
+                    page.get_by_text("Camera", exact=True).click()
+                    page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE)).click()
+                    page.wait_for_timeout(4000)
+                    shoot(page, args.out / f"table-camera-{width_name}.png")
+                    page.close()
+                with streamlit_server(seeded_db) as url:
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.goto(url)
+                    expect(page.get_by_text("Friday table · standard")).to_be_visible(timeout=60_000)
+                    shoot(page, args.out / f"table-typed-{width_name}.png")
+                    for screen in ("Turn", "Round", "Game"):
+                        page.get_by_role("radiogroup", name="Screen").get_by_text(screen, exact=True).click()
+                        shoot(page, args.out / f"{screen.lower()}-{width_name}.png")
+                    page.close()
+            browser.close()
+    print(f"wrote {len(list(args.out.glob('*.png')))} screenshots to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
