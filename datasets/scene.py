@@ -311,7 +311,9 @@ def _place_camera(rng: np.random.Generator, layout: lay.Layout, kind: str, width
     wanted = target_px / max(1e-6, float(np.median(tile_heights)))
     if wanted > scale and rng.random() < 0.75:
         zoom = min(wanted, scale * 2.5)
-        anchor = camera.project(layout.tiles[int(rng.integers(0, len(layout.tiles)))].corners).mean(axis=0)
+        # Centre on a tile whose face the camera sees (not the back of a rack).
+        seen = [t for t in layout.tiles if _facing(t, camera) >= MIN_FACING_FOR_LABEL] or layout.tiles
+        anchor = camera.project(seen[int(rng.integers(0, len(seen)))].corners).mean(axis=0)
         mix = min(1.0, (zoom / scale - 1.0))
         center = center * (1 - mix) + anchor * mix
         scale = zoom
@@ -415,6 +417,12 @@ def render_scene(
     return (img * 255.0 + 0.5).astype(np.uint8), truth
 
 
+def _facing(placed: lay.PlacedTile, camera: Camera) -> float:
+    """Cosine between the face's normal and the direction from the face to the camera."""
+    to_camera = camera.center - placed.corners.mean(axis=0)
+    return float(placed.normal @ to_camera / max(1e-9, float(np.linalg.norm(to_camera))))
+
+
 def _tile_truth(
     index: int,
     placed: lay.PlacedTile,
@@ -424,8 +432,7 @@ def _tile_truth(
     width: int,
     height: int,
 ) -> TileTruth:
-    to_camera = camera.center - placed.corners.mean(axis=0)
-    facing = float(placed.normal @ to_camera / max(1e-9, float(np.linalg.norm(to_camera))))
+    facing = _facing(placed, camera)
     d1, d2 = quad[2] - quad[0], quad[3] - quad[1]
     area = 0.5 * abs(float(d1[0] * d2[1] - d1[1] * d2[0]))
     x1, y1 = np.clip(quad.min(axis=0), 0, [width, height])

@@ -65,7 +65,7 @@ class Edition:
         fonts = available_fonts()
         weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])
         font_key = fonts[int(rng.choice(len(fonts), p=weights / weights.sum()))]
-        logo = str(rng.choice(["word", "dot", "none"], p=[0.75, 0.2, 0.05]))
+        logo = str(rng.choice(["word", "dot", "none"], p=[0.75, 0.22, 0.03]))
         return cls(
             inks=inks,
             joker_inks=joker_inks,
