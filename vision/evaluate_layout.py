@@ -46,6 +46,8 @@ def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, 
     """Detections of a scene's labelled tiles read right; returns them and their tile indices in the scene."""
     keep = [i for i, t in enumerate(scene["tiles"]) if t.get("labelled", True)]
     n = len(keep)
+    if n == 0:
+        return Detections.empty(), keep
     class_ids = np.array([scene["tiles"][i]["class_id"] for i in keep], dtype=np.int64).reshape(n, 1)
     angles = np.array([scene["tiles"][i]["angle"] for i in keep], dtype=np.float32)
     boxes = np.array([scene["tiles"][i]["box"] for i in keep], dtype=np.float32).reshape(n, 4)
@@ -174,8 +176,8 @@ def polygon_detections(label_text: str, names: list[str], width: int, height: in
                        with_angle: bool = True) -> Detections:
     """Detections from YOLO polygon lines, the tile's up axis from the polygon's long side.
 
-    The polygon gives the tile's axis up to a half turn; the half nearer the image's up is taken (the photos
-    are taken from the players' side). Classes are mapped by name to `CLASS_NAMES`.
+    The polygon gives the tile's axis up to a half turn (the half nearer the image's up is taken; rebuild
+    with `orientation_known=False`). Classes are mapped by name to `CLASS_NAMES`.
     """
     import cv2
 
@@ -236,7 +238,8 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> 
             continue
         height, width = frame.shape[:2]
         det = polygon_detections(label.read_text(), names, width, height, with_angle)
-        layout = rebuild(det, image_size=(width, height))
+        # Polygons give each tile's axis but not which end is up: the rules pick each row's direction.
+        layout = rebuild(det, image_size=(width, height), orientation_known=False)
         series = image_path.name.split("-")[0]
         counts = per_series.setdefault(series, Counter())
         multi = [(s, v) for s, v in zip(layout.table, layout.verdicts, strict=True) if len(s) > 1]

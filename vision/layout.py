@@ -294,7 +294,7 @@ class LayoutParams:
     max_shear: float = 35.0
     max_turn: float = 25.0
     columns: bool = True
-    detect_racks: bool = True
+    detect_racks: bool = False
 
 
 def _chains(
@@ -368,14 +368,30 @@ def _chains(
 
 
 def _cut_at_gaps(path: list[int], steps: list[float], typical: float, gap_fraction: float) -> list[list[int]]:
-    """Cut a chain where a step exceeds the steps around it (or the typical step) by `gap_fraction`."""
+    """Cut a chain where a step exceeds the steps around it (or the typical step) by `gap_fraction`.
+
+    Steps are centre distances in tile widths. With two or more steps around, they are the reference. A
+    three-tile chain has one: evenly spaced, its tiles are a set unless both steps are well over the scene's
+    typical step (loose tiles in a line); unevenly, the longer step is a gap. A pair is a set when its step
+    is close to the typical one. Perspective biases a region's steps a little, so tests against the scene's
+    typical step are looser than those against a chain's own steps.
+    """
     pieces, current = [], [path[0]]
     for k, step in enumerate(steps):
         around = steps[max(0, k - 4):k] + steps[k + 1:k + 5]
-        reference = float(np.median(around)) if len(around) >= 2 else typical
-        # A chain of sets with gaps everywhere has no "around"; never trust a reference above typical.
-        reference = min(reference, typical) if len(around) < 4 else reference
-        if step > reference + gap_fraction:
+        if len(around) >= 2:
+            cut = step > float(np.median(around)) + gap_fraction
+            # A short chain may be all gaps: then its own steps are no reference.
+            cut = cut or (len(around) < 4 and step > typical + 3 * gap_fraction)
+        elif len(around) == 1:
+            other = around[0]
+            if abs(step - other) <= gap_fraction:
+                cut = step > typical + 3 * gap_fraction
+            else:
+                cut = step > min(other, typical) + gap_fraction
+        else:
+            cut = step > typical + 1.5 * gap_fraction
+        if cut:
             pieces.append(current)
             current = []
         current.append(path[k + 1])
@@ -458,6 +474,7 @@ def _find_racks(
     # Rack tiles face the camera roughly upright (or upside-down, a rack across the table); perspective
     # shears their outline, so their angle may be well off 0.
     upright = np.abs(np.cos(np.radians(angles))) > 0.4
+    square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     lines = [line for line in _box_lines(xyxy, np.flatnonzero(upright)) if len(line) >= 2]
     racks: list[tuple[list[int], list[int]]] = []
@@ -483,7 +500,8 @@ def _find_racks(
             if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
                 continue
             members = upper + lower
-            others = [i for i in range(n) if i not in set(members) and upright[i]]
+            # Only near-upright tiles: a turned tile's box says little about its shape.
+            others = [i for i in range(n) if i not in set(members) and square[i]]
             tier_shape = float(np.median(shape[members]))
             standing = False
             if len(others) >= 3:
@@ -537,8 +555,10 @@ def group(
         detections: tiles found in one frame.
         image_size: `(width, height)` of the frame (kept for callers; racks are found without it).
         params: grouping tolerances.
-        orientation_known: whether `detections.angle` holds real orientations; by default it does unless
-            every angle is exactly 0 (what a detector without a classifier reports).
+        orientation_known: whether `detections.angle` tells up from down; by default it does unless every
+            angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
+            only up to a half turn (e.g. from a polygon): they then give each tile's axis, and the rules pick
+            each set's reading direction.
     """
     params = params or LayoutParams()
     n = len(detections)
@@ -547,9 +567,11 @@ def group(
     xyxy = np.asarray(detections.xyxy, dtype=np.float64)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     given = np.asarray(detections.angle, dtype=np.float64)
+    any_angle = bool(np.any(given != 0))
     if orientation_known is None:
-        orientation_known = bool(np.any(given != 0))
-    angles = given.copy() if orientation_known else estimate_angles(xyxy)
+        orientation_known = any_angle
+    # Angles known only up to a half turn (a polygon's long side) still give each tile's axis.
+    angles = given.copy() if any_angle else estimate_angles(xyxy)
     sizes, aspect = tile_sizes(xyxy, angles)
 
     rack_groups: list[list[int]] = []
@@ -659,6 +681,7 @@ def rebuild(
     image_size: tuple[int, int] | None = None,
     params: LayoutParams | None = None,
     doubt_below: float = 0.6,
+    orientation_known: bool | None = None,
 ) -> Layout:
     """Sets and racks from detections, judged by the rules, runner-up readings proposed for doubtful tiles.
 
@@ -668,8 +691,9 @@ def rebuild(
         image_size: `(width, height)` of the frame, for rack detection.
         params: grouping tolerances.
         doubt_below: a reading scored under this is doubtful.
+        orientation_known: see `group`.
     """
     from vision.correction import correct
 
-    layout = group(detections, image_size=image_size, params=params)
+    layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known)
     return correct(layout, detections, rules, doubt_below=doubt_below)
