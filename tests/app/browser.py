@@ -1,4 +1,4 @@
-"""Drive the real app in headless Chromium: a `streamlit run` server on a free port, a fake camera fed from a file.
+"""Drive the real app in headless Chromium: `streamlit run` on a free port, a fake camera fed from a file.
 
 Used by `test_e2e_browser.py` and by `screenshots.py` (which writes docs/screenshots/).
 """

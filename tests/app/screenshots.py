@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from assistant.storage import Storage  # noqa: E402
 
-# Streamlit scrolls inside the page, so a tall window stands in for a full-page screenshot; blank rows are cut.
+# Streamlit scrolls inside the page, so a tall window stands in for a full-page shot; blank rows are cut.
 WIDTHS = {"desktop": (1280, 2400), "phone": (390, 3200)}
 MAX_SIDE = 1000
 

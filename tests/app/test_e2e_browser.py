@@ -1,5 +1,5 @@
-"""End to end: `streamlit run app.py`, headless Chromium with a fake camera showing a rendered table scene, a photo
-taken through the page's camera widget, and the verdict read off the page."""
+"""End to end: `streamlit run app.py`, headless Chromium with a fake camera showing a rendered table scene, a
+photo taken through the page's camera widget, and the verdict read off the page."""
 
 from __future__ import annotations
 
