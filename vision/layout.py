@@ -331,7 +331,8 @@ def _chains(
             # off the tile's own right axis by up to `max_shear` degrees.
             if distance == 0 or abs(along) < distance * math.cos(math.radians(params.max_shear)):
                 continue
-            size_along = (sizes[i, 0] + sizes[j, 0]) / 2 if axis == "row" else (sizes[i, 1] + sizes[j, 1]) / 2
+            col = 0 if axis == "row" else 1
+            size_along = (sizes[i, col] + sizes[j, col]) / 2
             width = (sizes[i, 0] + sizes[j, 0]) / 2
             step = distance / size_along
             if step < 0.5 or distance - size_along > params.link_gap * width:
@@ -363,21 +364,30 @@ def _chains(
             path.append(following)
             steps.append(step)
             visited.add(following)
-        chains.extend(_cut_at_gaps(path, steps, typical, params.gap_fraction))
+        col = 0 if axis == "row" else 1
+        # A tile partly hidden shows a smaller box whose centre is off by up to half of what is missing.
+        full = float(np.median(sizes[path, col]))
+        short = [max(0.0, 1.0 - sizes[k, col] / full) for k in path]
+        slack = [0.5 * (short[k] + short[k + 1]) for k in range(len(steps))]
+        chains.extend(_cut_at_gaps(path, steps, typical, params.gap_fraction, slack))
     return chains
 
 
-def _cut_at_gaps(path: list[int], steps: list[float], typical: float, gap_fraction: float) -> list[list[int]]:
+def _cut_at_gaps(
+    path: list[int], steps: list[float], typical: float, gap_fraction: float, slack: list[float] | None = None
+) -> list[list[int]]:
     """Cut a chain where a step exceeds the steps around it (or the typical step) by `gap_fraction`.
 
     Steps are centre distances in tile widths. With two or more steps around, they are the reference. A
     three-tile chain has one: evenly spaced, its tiles are a set unless both steps are well over the scene's
     typical step (loose tiles in a line); unevenly, the longer step is a gap. A pair is a set when its step
     is close to the typical one. Perspective biases a region's steps a little, so tests against the scene's
-    typical step are looser than those against a chain's own steps.
+    typical step are looser than those against a chain's own steps. `slack[k]` is taken off step k (a
+    partly hidden tile's centre is off).
     """
     pieces, current = [], [path[0]]
-    for k, step in enumerate(steps):
+    for k, measured in enumerate(steps):
+        step = measured - (slack[k] if slack else 0.0)
         around = steps[max(0, k - 4):k] + steps[k + 1:k + 5]
         if len(around) >= 2:
             cut = step > float(np.median(around)) + gap_fraction
