@@ -218,11 +218,15 @@ def live_video_ui(rules: Rules) -> None:
         image = support.live_overlay(frame.to_ndarray(format="bgr24"), reader, rules)
         return av.VideoFrame.from_ndarray(image, format="bgr24")
 
-    streamer = webrtc_streamer(
-        key="live_video",
-        video_frame_callback=on_frame,
-        media_stream_constraints={"video": True, "audio": False},
-    )
+    try:
+        streamer = webrtc_streamer(
+            key="live_video",
+            video_frame_callback=on_frame,
+            media_stream_constraints={"video": True, "audio": False},
+        )
+    except Exception as error:  # the stream needs a live server session; without one, say so and carry on
+        st.error(f"live video is not available here ({type(error).__name__}: {error}); use Camera or Upload")
+        return
     if not streamer.state.playing:
         st.caption("Press START to stream the camera; if it disconnects, the table below stays as it was.")
 

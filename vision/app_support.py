@@ -273,9 +273,14 @@ def _label(
 
 
 def added_tiles(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[Tile]:
-    """Tiles on the table after the turn that were not there before (what came from a rack)."""
+    """Tiles on the table after the turn that were not there before (from a rack), in table order."""
     added = Counter(t for s in after for t in s) - Counter(t for s in before for t in s)
-    return sorted(added.elements())
+    in_order = []
+    for tile in (t for s in after for t in s):
+        if added[tile]:
+            added[tile] -= 1
+            in_order.append(tile)
+    return in_order
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ def test_turn_judge_illegal_says_what_to_put_back_and_the_penalty(app: NewTab) -
     assert "Not legal. Put the table back as it was:" in texts(at, "error")
     shown = "\n".join(texts(at, "markdown"))
     assert "k5 k6" in shown and "left invalid" in shown
-    assert "**Take back to the rack: k5 k6 r13**" in shown
+    assert "**Take back to the rack: r13 k5 k6**" in shown
     assert "**Take apart: r10 r11 r12 r13**" in shown
     assert "**Put back as it was: r10 r11 r12**" in shown
     assert texts(at, "warning")[-1] == "Penalty: draw 1 tile."
@@ -234,7 +234,7 @@ def test_turn_judge_illegal_says_what_to_put_back_and_the_penalty(app: NewTab) -
     # A second tab on the same game sees the same judged turn.
     other = app()
     other.radio(key="screen").set_value("Turn").run()
-    assert "**Take back to the rack: k5 k6 r13**" in "\n".join(texts(other, "markdown"))
+    assert "**Take back to the rack: r13 k5 k6**" in "\n".join(texts(other, "markdown"))
 
 
 def test_tournament_penalty_is_three_tiles(app: NewTab) -> None:
@@ -327,3 +327,23 @@ def test_an_unusable_database_is_a_message(
     at = AppTest.from_file(APP, default_timeout=30).run()
     assert not at.exception
     assert any("cannot be used" in e for e in texts(at, "error"))
+
+
+def test_opening_meld_counts_the_new_sets_and_the_joker(app: NewTab) -> None:
+    at = type_layout(app(), "r10 r11 r12")
+    storage = Storage(default_db_path())
+    storage.set_agreed_layout(stored_game().id, "r10 r11 r12")
+    at.text_area(key="layout_text").input("r10 r11 r12 | J k5 k6").run()
+    assert at.multiselect[0].value == [1]
+    assert at.metric[0].value == "15 / 30"
+    assert any("joker counts as k4 (4 points)" in line for line in texts(at, "markdown"))
+    at.text_area(key="layout_text").input("r10 r11 r12 | J k12 k13 | o9 b9 k9").run()
+    assert at.metric[0].value == "63 / 30"
+
+
+def test_live_video_without_a_server_session_is_a_message(app: NewTab) -> None:
+    at = app()
+    at.radio(key="source").set_value("live").run()
+    assert not at.exception
+    assert any("live video is not available" in e for e in texts(at, "error"))
+    assert texts(at, "success") == ["Table valid: 3 sets, 10 tiles, 55 points."]
