@@ -147,10 +147,14 @@ def place_row(
     right = np.array([up[1], -up[0]])
     pos = np.asarray(start, float).copy()
     indices = []
-    for tile in tiles:
+    for k, tile in enumerate(tiles):
         center = pos + right * aspect / 2 + up * rng.normal(0, 0.015)
-        overlap_z = 0.0
-        placed = table_tile(tile, center, up_deg + rng.normal(0, 1.5), aspect, z=overlap_z)
+        z = 0.0
+        if k > 0 and rng.random() < 0.04:
+            # Pushed in carelessly: the tile rides up onto its left neighbour's edge.
+            center = center - right * aspect * rng.uniform(0.1, 0.3)
+            z = TILE_THICKNESS
+        placed = table_tile(tile, center, up_deg + rng.normal(0, 1.5), aspect, z=z)
         placed.set_index = set_index
         indices.append(len(layout.tiles))
         layout.tiles.append(placed)
