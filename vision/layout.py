@@ -386,9 +386,16 @@ def _cut_at_gaps(
     partly hidden tile's centre is off).
     """
     pieces, current = [], [path[0]]
+    # Perspective makes steps drift along a long chain (near tiles look bigger): follow the drift with a
+    # robust (Theil-Sen) slope, which a gap or two cannot pull.
+    slope = 0.0
+    if len(steps) >= 5:
+        slope = float(np.median([(steps[b] - steps[a]) / (b - a)
+                                 for a in range(len(steps)) for b in range(a + 1, len(steps))]))
     for k, measured in enumerate(steps):
         step = measured - (slack[k] if slack else 0.0)
-        around = steps[max(0, k - 4):k] + steps[k + 1:k + 5]
+        window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
+        around = [steps[j] + slope * (k - j) for j in window]
         if len(around) >= 2:
             cut = step > float(np.median(around)) + gap_fraction
             # A short chain may be all gaps: then its own steps are no reference.
