@@ -16,7 +16,7 @@ import streamlit as st
 from assistant.errors import InputError
 from assistant.meld import check_meld
 from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
-from assistant.scoring import score_round
+from assistant.scoring import FailedOpening, score_round
 from assistant.sets import check_set
 from assistant.storage import Game, Storage, StorageError, default_db_path
 from assistant.table import check_table, count_problems
@@ -512,6 +512,7 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
     st.subheader(f"Round {number}: racks at the end")
     rack_scan_ui(game, rules)
     racks: dict[str, list[Tile]] = {}
+    failed_openings: dict[str, FailedOpening] = {}
     problems: list[str] = []
     for player in game.players:
         text = st.text_input(f"{player.name}'s rack (blank if they went out)", key=f"rack_{player.seat}")
@@ -519,6 +520,21 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
             racks[player.name] = parse_tiles(text)
         except InputError as error:
             problems.append(f"{player.name}: {error}")
+        if rules.failed_opening_penalty and not player.opened:
+            could_not, chose_not = rules.failed_opening_penalty
+            choice = st.radio(
+                f"{player.name} never opened",
+                [None, FailedOpening.COULD_NOT, FailedOpening.CHOSE_NOT],
+                format_func=lambda c, a=could_not, b=chose_not: {
+                    None: "no penalty",
+                    FailedOpening.COULD_NOT: f"could not ({a})",
+                    FailedOpening.CHOSE_NOT: f"chose not to ({b})",
+                }[c],
+                horizontal=True,
+                key=f"failed_opening_{player.seat}",
+            )
+            if choice is not None:
+                failed_openings[player.name] = choice
     for problem in problems:
         st.error(problem)
     if problems:
@@ -527,7 +543,7 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
         st.caption("Type (or scan) what is left on each rack; leave the winner's blank.")
         return
     try:
-        result = score_round(racks, rules)
+        result = score_round(racks, rules, failed_openings)
     except InputError as error:
         st.error(str(error))
         return
@@ -629,6 +645,7 @@ def game_ui(db: Storage, game: Game) -> None:
 def on_game_chosen() -> None:
     st.query_params["game"] = str(st.session_state.game_choice)
     st.session_state.photo_key = None
+    st.session_state.reading = None
 
 
 def on_new_game(db: Storage) -> None:
@@ -650,6 +667,7 @@ def on_new_game(db: Storage) -> None:
     st.session_state.source = camera
     st.session_state.screen = "Table"
     st.session_state.photo_key = None
+    st.session_state.reading = None
 
 
 # The page --------------------------------------------------------------------------------------------------

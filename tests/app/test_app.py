@@ -347,3 +347,26 @@ def test_live_video_without_a_server_session_is_a_message(app: NewTab) -> None:
     assert not at.exception
     assert any("live video is not available" in e for e in texts(at, "error"))
     assert texts(at, "success") == ["Table valid: 3 sets, 10 tiles, 55 points."]
+
+
+def test_a_second_tab_sees_a_correction_made_in_the_first(app: NewTab) -> None:
+    first, second = app(), app()
+    set_row(first, 3).set_value(0).run()
+    first.pills(key="fix_any").set_value("b5").run()
+    assert set_verdict(first, 3)[0] == "invalid"
+    second.run()
+    assert second.text_area(key="layout_text").value == "r5 r6 r7 | k9 b9 o9 | b5 b2 b3 b4"
+    assert set_verdict(second, 3) == set_verdict(first, 3)
+
+
+def test_tournament_round_charges_a_failed_opening(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Game").run()
+    at.selectbox(key="new_preset").set_value("tournament")
+    at.text_input(key="new_players").input("Ann, Ben")
+    [b for b in at.button if b.label == "Create game"][0].click().run()
+    at.radio(key="screen").set_value("Round").run()
+    at.text_input(key="rack_1").input("r5").run()
+    at.radio(key="failed_opening_1").set_value(at.radio(key="failed_opening_1").options[1]).run()
+    preview = at.dataframe[0].value
+    assert dict(zip(preview["player"], preview["score"], strict=True)) == {"Ann": 105, "Ben": -105}
