@@ -91,11 +91,20 @@ def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def sensor_noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Luma and chroma noise, stronger in dark areas."""
     h, w = img.shape[:2]
-    sigma = rng.uniform(0.003, 0.03)
-    luma = rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(sigma)
-    chroma = rng.standard_normal((h // 2 + 1, w // 2 + 1, 3), dtype=np.float32) * np.float32(sigma * 0.5)
-    chroma = cv2.resize(chroma, (w, h))
-    return img + (luma + chroma) * (np.float32(1.2) - np.clip(img, 0, 1))
+    sigma = float(rng.uniform(0.003, 0.03))
+    # OpenCV's generator (seeded from ours, so still reproducible) is several times faster than numpy's.
+    cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+    luma = np.empty((h, w), np.float32)
+    cv2.randn(luma, 0.0, sigma)
+    chroma = np.empty((h // 2 + 1, w // 2 + 1, 3), np.float32)
+    cv2.randn(chroma, (0.0, 0.0, 0.0), (sigma * 0.5,) * 3)
+    noise = cv2.resize(chroma, (w, h))
+    noise += luma[..., None]
+    weight = np.clip(img, 0, 1)
+    np.subtract(np.float32(1.2), weight, out=weight)
+    noise *= weight
+    noise += img
+    return noise
 
 
 def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
