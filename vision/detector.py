@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.resources
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -181,7 +181,6 @@ class ReadTimings:
 
     detect_ms: float = 0.0
     classify_ms: float = 0.0
-    steps: dict[str, float] = field(default_factory=dict)
 
     @property
     def total_ms(self) -> float:

@@ -151,7 +151,16 @@ class PhotoResult:
         return found_all and (not self.read or self.correct == len(self.true_ids))
 
 
-def compare(photo: str, detections: Detections, true_boxes: np.ndarray, true_ids: np.ndarray) -> PhotoResult:
+def compare(
+    photo: str,
+    detections: Detections,
+    true_boxes: np.ndarray,
+    true_ids: np.ndarray,
+    read: bool | None = None,
+) -> PhotoResult:
+    """Match one photo's detections to its labels; `read`: whether faces were read (default: guessed)."""
+    if read is None:
+        read = bool(len(detections) == 0 or detections.is_read.all())
     pairs = match_boxes(detections.xyxy, true_boxes)
     return PhotoResult(
         photo=photo,
@@ -159,7 +168,7 @@ def compare(photo: str, detections: Detections, true_boxes: np.ndarray, true_ids
         true_ids=true_ids,
         predicted_ids=detections.class_id,
         pairs=pairs,
-        read=bool(len(detections) == 0 or detections.is_read.all()),
+        read=read,
     )
 
 
@@ -333,7 +342,7 @@ def evaluate(
         started = time.perf_counter()
         detections = reader.read(frame, confidence)  # type: ignore[attr-defined]
         times.append((time.perf_counter() - started) * 1000)
-        result = compare(photo.name, detections, true_boxes, true_ids)
+        result = compare(photo.name, detections, true_boxes, true_ids, reader.reads_faces)  # type: ignore[attr-defined]
         results.append(result)
         details.extend(describe_errors(result, detections, true_boxes))
     return results, details, float(np.median(times))

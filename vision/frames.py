@@ -26,6 +26,8 @@ class CameraError(RuntimeError):
 
 def _declared_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from the image header without decoding the pixels; None if the header is unknown."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     try:
         from PIL import Image
     except ImportError:  # pillow comes with streamlit; without it the pixel check runs after decoding
@@ -37,6 +39,18 @@ def _declared_size(data: bytes) -> tuple[int, int] | None:
         return (MAX_PIXELS, MAX_PIXELS)
     except Exception:  # an unknown or broken header: cv2 decides below
         return None
+
+
+def _imdecode_quietly(buffer: np.ndarray) -> np.ndarray | None:
+    """cv2.imdecode without OpenCV's own warnings on stderr (the caller reports a failure itself)."""
+    previous = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+    except cv2.error:
+        return None
+    finally:
+        cv2.utils.logging.setLogLevel(previous)
 
 
 def decode_image(data: bytes, name: str = "image") -> np.ndarray:
@@ -58,10 +72,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
             f"at most {MAX_PIXELS // 10**6} megapixels)"
         )
     buffer = np.frombuffer(data, dtype=np.uint8)
-    try:
-        frame = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
-    except cv2.error:
-        frame = None
+    frame = _imdecode_quietly(buffer)
     if frame is None:
         raise ImageError(
             f"{name}: not an image, or the image data is corrupt (expected JPEG, PNG, WebP or BMP)"

@@ -116,6 +116,8 @@ def train(args: argparse.Namespace) -> Path:
     model.train(
         data=str(data_yaml),
         epochs=args.epochs,
+        time=args.hours,
+        warmup_epochs=1,
         imgsz=args.imgsz,
         batch=args.batch,
         device="cpu",
@@ -131,7 +133,7 @@ def train(args: argparse.Namespace) -> Path:
         exist_ok=True,
         verbose=True,
         patience=0,
-        close_mosaic=max(1, args.epochs // 8),
+        close_mosaic=2,
         # Tiles lie at any angle and scale; colour shifts cover lamp light vs daylight.
         degrees=args.degrees,
         scale=0.5,
@@ -174,7 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default="runs/detector", help="work folder for the dataset and the run")
     parser.add_argument("--model", default="yolo11n.yaml", help="ultralytics model yaml (built from scratch)")
     parser.add_argument("--epochs", type=int, default=35)
-    parser.add_argument("--imgsz", type=int, default=416)
+    parser.add_argument(
+        "--hours", type=float, default=None, help="train for this long instead (epochs then follow the clock)"
+    )
+    parser.add_argument("--imgsz", type=int, default=384)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
