@@ -41,7 +41,7 @@ class TileTruth:
 
     tile: Tile
     corners: np.ndarray  # (4, 2) face corners: top-left, top-right, bottom-right, bottom-left of the tile
-    box: tuple[float, float, float, float]  # face's axis-aligned box, clipped to the frame
+    box: tuple[float, float, float, float]  # the whole tile's outline (face and visible sides), clipped
     angle: float  # direction of the tile's up, degrees counter-clockwise, 0 = upright
     on_rack: bool
     set_index: int | None
@@ -164,6 +164,7 @@ class _Painter:
         self.light = light
         self.rng = rng
         self.h, self.w = img.shape[:2]
+        self.silhouettes: dict[int, np.ndarray] = {}  # tile index -> outline polygon in pixels
 
     def lambert(self, normal: np.ndarray) -> float:
         return 0.78 + 0.25 * max(0.0, float(normal @ self.light))
@@ -199,6 +200,7 @@ class _Painter:
         face_outline = _outline(placed.corners, radius)
         back_outline = face_outline - placed.normal * thickness
         hull = _hull(cam.project(np.concatenate([face_outline, back_outline])))
+        self.silhouettes[index] = hull
         side = np.clip(
             ed.side_bgr * self.lambert(np.array([0.3, -0.3, 0.4])) * self.rng.uniform(0.9, 1.05), 0, 1
         )
@@ -445,6 +447,11 @@ def _tile_truth(
         own = painter.owner[iy0:iy1, ix0:ix1] == index
         visible = float(np.count_nonzero(own & (mask > 0))) / area
     visible = min(1.0, visible)
+    # The box bounds the whole tile as seen, its sides included, as real-dev's annotators outlined tiles;
+    # visibility above is measured on the face alone.
+    outline = painter.silhouettes.get(index, quad)
+    x1, y1 = np.clip(outline.min(axis=0), 0, [width, height])
+    x2, y2 = np.clip(outline.max(axis=0), 0, [width, height])
     labelled = bool(
         visible >= MIN_VISIBLE_FOR_LABEL and facing >= MIN_FACING_FOR_LABEL and x2 - x1 >= 3 and y2 - y1 >= 3
     )
