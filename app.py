@@ -269,6 +269,10 @@ def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules
         st.warning(f"{unread} tile(s) not read (?): tap each one below and pick what it is.")
     for problem in problems:
         st.error(problem)
+    doubtful = {(d.set_index, d.position): d for d in support.doubts(st.session_state.reading, sets)}
+    read_doubts = [d for d in doubtful.values() if d.read is not None]
+    if read_doubts:
+        st.warning("Check: " + "; ".join(d.describe() for d in read_doubts) + ". Tap a tile to fix it.")
     for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
         if verdict is None:
             mark, text = UNJUDGED_MARK, "not judged: a tile is not read"
@@ -282,7 +286,11 @@ def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules
         st.pills(
             f"{mark} Set {index + 1}: {text}",
             options=list(range(len(tiles))),
-            format_func=lambda position, tiles=tiles: tile_markup(tiles[position]),
+            format_func=lambda position, tiles=tiles, index=index: (
+                f":orange-background[{tile_markup(tiles[position])}?]"
+                if (index, position) in doubtful
+                else tile_markup(tiles[position])
+            ),
             key=key,
             on_change=on_tile_picked,
             args=(index, key, layout),

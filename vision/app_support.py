@@ -190,6 +190,35 @@ def same_shape(sets: Sequence[Sequence[Slot]], layout: Layout) -> bool:
     return [len(tiles) for tiles in sets] == [len(tiles) for tiles in layout.table]
 
 
+@dataclass(frozen=True)
+class Doubt:
+    """A tile whose reading is not trusted, still as read: where it is, and the reading proposed instead."""
+
+    set_index: int
+    position: int
+    read: Tile | None
+    suggestion: Tile | None
+    note: str | None
+
+    def describe(self) -> str:
+        where = f"set {self.set_index + 1}, tile {self.position + 1}"
+        read = "not read" if self.read is None else f"reads {self.read}"
+        maybe = f", maybe {self.suggestion}" if self.suggestion is not None else ""
+        return f"{where} {read}{maybe}" + (f" ({self.note})" if self.note else "")
+
+
+def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list[Doubt]:
+    """Doubtful tiles of the photo that nobody has changed yet (a changed tile counts as checked)."""
+    if reading is None or not same_shape(sets, reading.layout):
+        return []
+    found = []
+    for set_index, tiles in enumerate(reading.layout.table):
+        for position, placed in enumerate(tiles):
+            if (placed.doubtful or placed.tile is None) and sets[set_index][position] == placed.tile:
+                found.append(Doubt(set_index, position, placed.tile, placed.suggestion, placed.note))
+    return found
+
+
 def choices_for(
     reading: PhotoReading | None, layout_shape_ok: bool, set_index: int, position: int
 ) -> list[Tile]:

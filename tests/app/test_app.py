@@ -93,12 +93,16 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
     reader.detections = scene_detections([["r4 r5 b6"]], runner_up={"b6": "r6"})
     upload(at, photo_bytes(seed=4))
     assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
+    [check] = texts(at, "warning")
+    assert check.startswith("Check: set 1, tile 3 reads b6, maybe r6")
+    assert set_row(at, 1).options[2] == ":orange-background[:blue[**6**]?]"
     assert set_verdict(at, 1)[0] == "invalid"
     set_row(at, 1).set_value(2).run()  # click 1: the tile
     assert at.pills(key="fix_likely").options[0] == ":red[**6**]"  # red 6 offered first
     at.pills(key="fix_likely").set_value("r6").run()  # click 2: what it is
     assert not at.exception
     assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 15 points."]
+    assert texts(at, "warning") == []
     assert stored_game().table_layout == "r4 r5 r6"
 
 
