@@ -294,7 +294,7 @@ class LayoutParams:
     max_shear: float = 35.0
     max_turn: float = 25.0
     columns: bool = True
-    detect_racks: bool = False
+    detect_racks: bool = True
 
 
 def _chains(
@@ -472,7 +472,7 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
 
 
 def _find_racks(
-    xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 6
+    xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 10
 ) -> list[tuple[list[int], list[int]]]:
     """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
 
@@ -488,12 +488,11 @@ def _find_racks(
     n = len(xyxy)
     wh = xyxy[:, 2:] - xyxy[:, :2]
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    # Rack tiles face the camera roughly upright (or upside-down, a rack across the table); perspective
-    # shears their outline, so their angle may be well off 0.
-    upright = np.abs(np.cos(np.radians(angles))) > 0.4
+    # Perspective shears standing tiles, so their angle may be well off upright: every tile may be on a
+    # tier. Only near-upright tiles tell the shape of the tiles around (a turned tile's box does not).
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
-    lines = [line for line in _box_lines(xyxy, np.flatnonzero(upright)) if len(line) >= 2]
+    lines = [line for line in _box_lines(xyxy, np.arange(n)) if len(line) >= 2]
     racks: list[tuple[list[int], list[int]]] = []
     used: set[int] = set()
     by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
@@ -517,7 +516,6 @@ def _find_racks(
             if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
                 continue
             members = upper + lower
-            # Only near-upright tiles: a turned tile's box says little about its shape.
             others = [i for i in range(n) if i not in set(members) and square[i]]
             tier_shape = float(np.median(shape[members]))
             standing = False
@@ -527,7 +525,7 @@ def _find_racks(
                 # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
                 # table): when the others do, they are the standing ones and this pair is table rows.
                 standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
-            if standing and len(members) >= min_tiles:
+            if standing and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
                 racks.append((upper, lower))
                 used.update((a, b))
                 break
