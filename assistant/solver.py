@@ -1,11 +1,10 @@
 """Move solver: the play that places the most rack tiles, and "could this rack have opened?".
 
 An exact integer programme after den Hertog & Hulshof (2006), "Solving Rummikub problems by integer linear
-programming", The Computer Journal 49(6). Every valid set is enumerated once as a multiset over the 53 tile
-types (52 faces and the joker); the programme chooses how often each set is laid out and which rack tiles
-are placed, so that every table tile is used again (opened player) or only rack tiles form new sets worth
-the opening threshold (player not yet opened, 000_*.txt section 3). HiGHS proves the optimum or reports that
-the time limit came first.
+programming", The Computer Journal 49(6): the programme chooses how often each valid set is laid out and
+which rack tiles are placed, so that every table tile is used again (opened player), or only rack tiles
+form new sets worth the opening threshold (player not yet opened, 000_*.txt section 3). HiGHS proves the
+optimum or reports that the time limit came first.
 
 Sets are written as templates of real faces (runs of three to five tiles, groups of three or four); a joker
 stands in for one face of one laid-out copy, worth that face. Longer runs are not needed: any run of six or
@@ -344,10 +343,14 @@ def solve(
                 "the table cannot be arranged into valid sets: "
                 + " | ".join(" ".join(str(t) for t in s) for s in table)
             )
+        if not proved:
+            message = f"time limit of {time_limit:g} s reached before any play was found; draw a tile"
         play = Play((), unchanged, 0, opened, proved, message)
     else:
         laid_out, placed = model.read(values)
         sets = [_best_layout(s) for s in laid_out]
+        if not opened:
+            placed = [t for s in sets for t in s]
         if not placed:
             # Nothing to place: the player draws and the table stays exactly as it was.
             play = Play((), unchanged, 0, opened, proved, message)
@@ -357,7 +360,6 @@ def solve(
         else:
             value = sum(_reading(s).value for s in sets)
             new_sets = tuple(sets)
-            placed = [t for s in new_sets for t in s]
             play = Play(tuple(placed), unchanged + new_sets, value, False, proved, message, new_sets=new_sets)
     return dataclasses.replace(play, seconds=time.perf_counter() - started)
 
