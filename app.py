@@ -271,8 +271,10 @@ def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules
         st.error(problem)
     doubtful = {(d.set_index, d.position): d for d in support.doubts(st.session_state.reading, sets)}
     read_doubts = [d for d in doubtful.values() if d.read is not None]
-    if read_doubts:
+    if 0 < len(read_doubts) <= 3:
         st.warning("Check: " + "; ".join(d.describe() for d in read_doubts) + ". Tap a tile to fix it.")
+    elif read_doubts:
+        st.warning(f"Check the {len(read_doubts)} doubtful tiles (marked ?): tap one to fix it.")
     for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
         if verdict is None:
             mark, text = UNJUDGED_MARK, "not judged: a tile is not read"
@@ -310,6 +312,13 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[support.Slot]], layout:
     offered = support.choices_for(reading, same, set_index, position)
     with st.container(border=True):
         st.markdown(f"**Set {set_index + 1}, tile {position + 1}** reads {tile_markup(current)}: what is it?")
+        notes = [
+            d.note
+            for d in support.doubts(reading, sets)
+            if (d.set_index, d.position) == (set_index, position)
+        ]
+        if notes and notes[0]:
+            st.caption(notes[0])
         if offered:
             st.pills(
                 "Likely",
@@ -363,7 +372,11 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[support.S
 
 
 def meld_ui(game: Game, sets: list[list[support.Slot]], rules: Rules) -> None:
-    st.subheader("Opening meld")
+    with st.expander(f"Opening meld check ({rules.opening_threshold} points)"):
+        meld_check_ui(game, sets, rules)
+
+
+def meld_check_ui(game: Game, sets: list[list[support.Slot]], rules: Rules) -> None:
     try:
         agreed = support.parse_slots(game.agreed_layout)
     except InputError:

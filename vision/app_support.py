@@ -204,7 +204,7 @@ class Doubt:
         where = f"set {self.set_index + 1}, tile {self.position + 1}"
         read = "not read" if self.read is None else f"reads {self.read}"
         maybe = f", maybe {self.suggestion}" if self.suggestion is not None else ""
-        return f"{where} {read}{maybe}" + (f" ({self.note})" if self.note else "")
+        return f"{where} {read}{maybe}"
 
 
 def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list[Doubt]:
@@ -241,7 +241,11 @@ def set_label(verdict: SetVerdict) -> str:
         jokers = [str(j) for j in verdict.jokers if j is not None]
         joker_text = f" · joker as {', '.join(jokers)}" if jokers else ""
         return f"{described} · {verdict.value} points{joker_text}"
-    return verdict.reason or "not a valid set"
+    reasons = [str(getattr(r, "text", r)) for r in verdict.reasons]
+    if not reasons:
+        return "not a valid set"
+    # A badly misread set can break many rules at once; the first says enough on a phone.
+    return reasons[0] + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
 
 
 # Pictures --------------------------------------------------------------------------------------------------
