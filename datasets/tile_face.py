@@ -22,7 +22,7 @@ _INK_HSV: dict[Color, tuple[tuple[float, float], tuple[float, float], tuple[floa
     # hue range (degrees), saturation range, value range
     Color.BLACK: ((15.0, 60.0), (0.05, 0.3), (0.08, 0.22)),
     Color.BLUE: ((218.0, 236.0), (0.8, 0.97), (0.6, 0.86)),
-    Color.RED: ((347.0, 361.0), (0.74, 0.9), (0.8, 0.95)),
+    Color.RED: ((347.0, 361.0), (0.74, 0.9), (0.85, 0.98)),
     Color.ORANGE: ((17.0, 30.0), (0.72, 0.9), (0.92, 1.0)),
 }
 
@@ -160,10 +160,11 @@ def render_face(
         rim_dark = cv2.GaussianBlur(rim_dark, (0, 0), blur)
         rim_light = cv2.GaussianBlur(rim_light, (0, 0), blur)
         depth = rng.uniform(-0.02, 0.06)  # lit from some angles the dish looks lighter, mostly darker
-        face *= (1.0 - depth * dimple - 0.12 * rim_dark + 0.07 * rim_light)[:, :, None]
+        rim = rng.uniform(0.08, 0.2)
+        face *= (1.0 - depth * dimple - rim * rim_dark + 0.6 * rim * rim_light)[:, :, None]
 
     if tile.is_joker:
-        ink = edition.joker_inks[int(rng.integers(0, 2))]
+        ink = edition.joker_inks[0 if rng.random() < 0.6 else 1]  # red jokers are the more common print
         size = int(width * rng.uniform(0.62, 0.72))
         _paste(face, joker_mask(max(8, size), edition.joker_variant), ink, cx, cy)
     else:
