@@ -20,6 +20,7 @@ Geometry only needs the boxes and, when the classifier gives it, each tile's "up
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from vision.detections import Detections
 
 UNKNOWN_CLASS = -1
+SetJudge = Callable[[list[int]], bool]
+"""Whether the detections at these indices, in this order, form a valid set (rules-aware cutting)."""
 DEFAULT_ASPECT = 0.75
 """Tile width over height (about 3:4) when the boxes do not tell."""
 
@@ -287,6 +290,8 @@ class LayoutParams:
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
+        rules_margin: steps this close (in tile widths) to the gap limit are decided by the rules (a cut
+            that leaves more tiles in valid sets), when `group` is given a judge.
     """
 
     gap_fraction: float = 0.1
@@ -295,6 +300,7 @@ class LayoutParams:
     max_turn: float = 25.0
     columns: bool = True
     detect_racks: bool = True
+    rules_margin: float = 0.08
 
 
 def _chains(
@@ -304,6 +310,7 @@ def _chains(
     candidates: np.ndarray,
     axis: str,
     params: LayoutParams,
+    judge: SetJudge | None = None,
 ) -> list[list[int]]:
     """Chains of tiles touching along `axis` ("row": side by side, "column": stacked), split at gaps.
 
@@ -369,51 +376,81 @@ def _chains(
         full = float(np.median(sizes[path, col]))
         short = [max(0.0, 1.0 - sizes[k, col] / full) for k in path]
         slack = [0.5 * (short[k] + short[k + 1]) for k in range(len(steps))]
-        chains.extend(_cut_at_gaps(path, steps, typical, params.gap_fraction, slack))
+        excess = _gap_excess(steps, typical, params.gap_fraction, slack)
+        chains.extend(_cut(path, excess, judge, params.rules_margin))
     return chains
 
 
-def _cut_at_gaps(
-    path: list[int], steps: list[float], typical: float, gap_fraction: float, slack: list[float] | None = None
-) -> list[list[int]]:
-    """Cut a chain where a step exceeds the steps around it (or the typical step) by `gap_fraction`.
+def _gap_excess(
+    steps: list[float], typical: float, gap_fraction: float, slack: list[float] | None = None
+) -> list[float]:
+    """For each step of a chain, by how much (in tile widths) it exceeds what a step inside a set may be.
 
-    Steps are centre distances in tile widths. With two or more steps around, they are the reference. A
-    three-tile chain has one: evenly spaced, its tiles are a set unless both steps are well over the scene's
-    typical step (loose tiles in a line); unevenly, the longer step is a gap. A pair is a set when its step
-    is close to the typical one. Perspective biases a region's steps a little, so tests against the scene's
-    typical step are looser than those against a chain's own steps. `slack[k]` is taken off step k (a
-    partly hidden tile's centre is off).
+    A positive excess is a gap between sets. Steps are centre distances in tile widths. With two or more
+    steps around, they are the reference. A three-tile chain has one: evenly spaced, its tiles are a set
+    unless both steps are well over the scene's typical step (loose tiles in a line); unevenly, the longer
+    step is a gap. A pair is a set when its step is close to the typical one. Perspective biases a region's
+    steps a little, so tests against the scene's typical step are looser than those against a chain's own
+    steps. `slack[k]` is taken off step k (a partly hidden tile's centre is off).
     """
-    pieces, current = [], [path[0]]
     # Perspective makes steps drift along a long chain (near tiles look bigger): follow the drift with a
     # robust (Theil-Sen) slope, which a gap or two cannot pull.
     slope = 0.0
     if len(steps) >= 5:
         slope = float(np.median([(steps[b] - steps[a]) / (b - a)
                                  for a in range(len(steps)) for b in range(a + 1, len(steps))]))
+    excess = []
     for k, measured in enumerate(steps):
         step = measured - (slack[k] if slack else 0.0)
         window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
         around = [steps[j] + slope * (k - j) for j in window]
         if len(around) >= 2:
-            cut = step > float(np.median(around)) + gap_fraction
+            over = step - (float(np.median(around)) + gap_fraction)
             # A short chain may be all gaps: then its own steps are no reference.
-            cut = cut or (len(around) < 4 and step > typical + 3 * gap_fraction)
+            if len(around) < 4:
+                over = max(over, step - (typical + 3 * gap_fraction))
         elif len(around) == 1:
             other = around[0]
             if abs(step - other) <= gap_fraction:
-                cut = step > typical + 3 * gap_fraction
+                over = step - (typical + 3 * gap_fraction)
             else:
-                cut = step > min(other, typical) + gap_fraction
+                over = step - (min(other, typical) + gap_fraction)
         else:
-            cut = step > typical + 1.5 * gap_fraction
-        if cut:
-            pieces.append(current)
-            current = []
-        current.append(path[k + 1])
-    pieces.append(current)
-    return pieces
+            over = step - (typical + 1.5 * gap_fraction)
+        excess.append(over)
+    return excess
+
+
+def _cut(
+    path: list[int], excess: list[float], judge: SetJudge | None, margin: float
+) -> list[list[int]]:
+    """Cut a chain at its gaps. Steps within `margin` of the limit are decided by the rules when a judge
+    is given: the cuts that leave the most tiles in valid sets win (ties keep the geometric decision)."""
+
+    def pieces_for(cuts: set[int]) -> list[list[int]]:
+        pieces, current = [], [path[0]]
+        for k in range(len(excess)):
+            if k in cuts:
+                pieces.append(current)
+                current = []
+            current.append(path[k + 1])
+        pieces.append(current)
+        return pieces
+
+    geometric = {k for k, over in enumerate(excess) if over > 0}
+    marginal = [k for k, over in enumerate(excess) if abs(over) < margin]
+    if judge is None or not marginal or len(marginal) > 4:
+        return pieces_for(geometric)
+    best: tuple[int, int] | None = None
+    best_cuts = geometric
+    for choice in range(2 ** len(marginal)):
+        cuts = {k for k in geometric if k not in marginal}
+        cuts |= {k for bit, k in enumerate(marginal) if choice >> bit & 1}
+        in_valid = sum(len(p) for p in pieces_for(cuts) if len(p) >= 3 and judge(p))
+        agreement = -len(cuts ^ geometric)
+        if best is None or (in_valid, agreement) > best:
+            best, best_cuts = (in_valid, agreement), cuts
+    return pieces_for(best_cuts)
 
 
 def _order(members: list[int], centers: np.ndarray, angles: np.ndarray, axis: str,
@@ -563,8 +600,9 @@ def group(
     image_size: tuple[int, int] | None = None,
     params: LayoutParams | None = None,
     orientation_known: bool | None = None,
+    judge: SetJudge | None = None,
 ) -> Layout:
-    """Geometry only: sets (reading order), loose tiles and racks from detections, no rules.
+    """Sets (reading order), loose tiles and racks from detections: geometry, rules only for close calls.
 
     Args:
         detections: tiles found in one frame.
@@ -574,6 +612,8 @@ def group(
             angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
             only up to a half turn (e.g. from a polygon): they then give each tile's axis, and the rules pick
             each set's reading direction.
+        judge: tells whether detections (by index, in reading order) form a valid set; with it, steps
+            too close to the gap limit to call are cut where the rules say (see `rebuild`).
     """
     params = params or LayoutParams()
     n = len(detections)
@@ -602,14 +642,14 @@ def group(
     for rack in rack_groups:
         on_table[rack] = False
 
-    rows = _chains(centers, angles, sizes, on_table, "row", params)
+    rows = _chains(centers, angles, sizes, on_table, "row", params, judge)
     sets: list[tuple[list[int], str]] = [(r, "row") for r in rows if len(r) > 1]
     alone = np.zeros(n, bool)
     for r in rows:
         if len(r) == 1:
             alone[r[0]] = True
     if params.columns and alone.sum() > 1:
-        for col in _chains(centers, angles, sizes, alone, "column", params):
+        for col in _chains(centers, angles, sizes, alone, "column", params, judge):
             sets.append((col, "column" if len(col) > 1 else "row"))
     else:
         sets.extend(([int(i)], "row") for i in np.flatnonzero(alone))
@@ -689,6 +729,30 @@ def _placed_tiles(detections: Detections, centers: np.ndarray, angles: np.ndarra
     return placed
 
 
+def set_judge(detections: Detections, rules: Rules | None, orientation_known: bool | None = None) -> SetJudge:
+    """A judge for `group`: the best readings of these detections, in order, form a valid set.
+
+    Without known orientations a row may be read either way, so either direction counts.
+    """
+    from assistant.rules import STANDARD
+    from assistant.sets import check_set
+
+    rules = rules or STANDARD
+    class_ids = np.asarray(detections.class_id)
+    either_way = orientation_known is False or (
+        orientation_known is None and not np.any(np.asarray(detections.angle) != 0))
+
+    def judge(indices: list[int]) -> bool:
+        if any(class_ids[i] == UNKNOWN_CLASS for i in indices):
+            return False
+        tiles = [tile_from_class_id(int(class_ids[i])) for i in indices]
+        if check_set(tiles, rules).valid:
+            return True
+        return either_way and check_set(tiles[::-1], rules).valid
+
+    return judge
+
+
 def rebuild(
     detections: Detections,
     rules: Rules | None = None,
@@ -710,5 +774,6 @@ def rebuild(
     """
     from vision.correction import correct
 
-    layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known)
+    layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
+                   judge=set_judge(detections, rules, orientation_known))
     return correct(layout, detections, rules, doubt_below=doubt_below)
