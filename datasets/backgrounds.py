@@ -96,7 +96,8 @@ def plain(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
 
 def pattern(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """Checked or striped tablecloth in muted colours."""
-    c1 = _bgr(rng.uniform(0, 360), rng.uniform(0.08, 0.3), rng.uniform(0.4, 0.85))
+    hue = float(rng.choice([0.0, 25.0, 40.0, 120.0, 210.0])) + rng.uniform(-10, 10)  # natural cloth colours
+    c1 = _bgr(hue, rng.uniform(0.08, 0.28), rng.uniform(0.4, 0.85))
     c2 = c1 * rng.uniform(0.55, 0.85)
     period = rng.uniform(20, 90)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
