@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import os
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -209,11 +211,27 @@ def _check_supply(table_counts: Sequence[int], rack_counts: Sequence[int], rules
             )
 
 
-def _new_highs(time_limit: float | None):  # noqa: ANN202 - HiGHS handle, typed by highspy
-    # The pybind class directly: the Python wrapper prints a banner on stdout, which would break `--json`.
-    from highspy import _core
+def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; highspy ships no stubs for it
+    """A silent HiGHS instance set up to prove optimality of whole-number objectives."""
+    import highspy
 
-    highs = _core._Highs()
+    try:
+        # The bare pybind class: `highspy.Highs()` prints a banner on stdout, which would break `--json`.
+        from highspy._core import _Highs as highs_class
+    except ImportError:  # a later highspy: fall back to the public class, silenced at the descriptor
+        highs_class = None
+    if highs_class is not None:
+        highs = highs_class()
+    else:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as devnull:
+                os.dup2(devnull.fileno(), 1)
+                highs = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
     highs.setOptionValue("output_flag", False)
     highs.setOptionValue("threads", 1)
     # Objectives are whole numbers: a gap below 1 proves optimality; the default relative gap would not.
@@ -221,7 +239,7 @@ def _new_highs(time_limit: float | None):  # noqa: ANN202 - HiGHS handle, typed 
     highs.setOptionValue("mip_abs_gap", 0.5)
     if time_limit is not None:
         highs.setOptionValue("time_limit", float(time_limit))
-    return highs, _core
+    return highs, highspy
 
 
 @dataclass
@@ -356,7 +374,8 @@ def solve(
             play = Play((), unchanged, 0, opened, proved, message)
         elif opened:
             value = sum(t.points for t in placed) + _top_joker_values(sets, placed.count(JOKER))
-            play = Play(tuple(placed), tuple(_keep_table_order(table, sets)), value, True, proved, message)
+            new_table = _keep_table_order(table, _rejoin_long_runs(table, sets))
+            play = Play(tuple(placed), tuple(new_table), value, True, proved, message)
         else:
             value = sum(_reading(s).value for s in sets)
             new_sets = tuple(sets)
@@ -528,6 +547,41 @@ class _Model:
 
 
 _INF = float("inf")
+
+
+def _rejoin_long_runs(
+    table: Sequence[Sequence[Tile]], sets: list[tuple[Tile, ...]]
+) -> list[tuple[Tile, ...]]:
+    """Put back the table's runs of six or more where the programme laid them out in pieces.
+
+    The programme only knows runs of three to five, so an untouched long run comes back cut up; where the
+    pieces, end to end, are exactly an original run, the original is laid out again.
+    """
+    remaining = list(sets)
+    rejoined: list[tuple[Tile, ...]] = []
+    for old in table:
+        old = tuple(old)
+        if len(old) < 6:
+            continue
+        pieces: list[int] = []
+        start = 0
+        while start < len(old):
+            match = next(
+                (
+                    i
+                    for i, piece in enumerate(remaining)
+                    if i not in pieces and old[start : start + len(piece)] == piece and len(piece) >= 3
+                ),
+                None,
+            )
+            if match is None:
+                break
+            pieces.append(match)
+            start += len(remaining[match])
+        if start == len(old) and len(pieces) > 1:
+            remaining = [piece for i, piece in enumerate(remaining) if i not in pieces]
+            rejoined.append(old)
+    return rejoined + remaining
 
 
 def _keep_table_order(

@@ -30,7 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.rules import Rules, find_preset  # noqa: E402
 from assistant.solver import JOKER_TYPE, Play, best_reading, solve, tile_of_type, type_index  # noqa: E402
-from assistant.tiles import COLORS, JOKER, Tile, format_layout, format_tiles  # noqa: E402
+from assistant.tiles import (  # noqa: E402
+    COLORS,
+    JOKER,
+    Tile,
+    format_layout,
+    format_tiles,
+    parse_layout,
+    parse_tiles,
+)
 from assistant.turn import judge_turn  # noqa: E402
 
 DRIVER = Path(__file__).with_name("peer_driver.py")
@@ -134,6 +142,33 @@ def judge_peer(pos: Position, rules: Rules, answer: dict) -> tuple[bool, str]:
     return False, "; ".join(r.text for r in verdict.reasons)
 
 
+# Small positions that show the peer's defects one at a time: (what, preset, table, rack, opened, maximize).
+KNOWN_CASES = [
+    ("joker at the end of a run of four", "standard", "", "r6 r7 r8 J", True, "tiles"),
+    ("group of four with a joker", "standard", "", "k5 b5 r5 J", True, "tiles"),
+    ("opening turn extends a table run", "standard", "r4 r5 r6", "r7 k10 b10 o10", False, "tiles"),
+    ("value mode: joker worth its place", "standard", "", "k1 k2 k12 k13 J b7", True, "value"),
+    ("joker left on the rack when opening", "standard", "", "k10 k11 k12 J", False, "tiles"),
+]
+
+
+def show_known_cases(peer: subprocess.Popen[str]) -> None:
+    assert peer.stdin is not None and peer.stdout is not None
+    print("known cases (ours | peer):")
+    for what, preset, table_text, rack_text, opened, maximize in KNOWN_CASES:
+        pos = Position(preset, parse_layout(table_text), parse_tiles(rack_text), opened, maximize)
+        rules = find_preset(preset)
+        peer.stdin.write(peer_job(pos, rules) + "\n")
+        peer.stdin.flush()
+        answer = json.loads(peer.stdout.readline())
+        play = solve(pos.table, pos.rack, rules, opened, maximize)  # type: ignore[arg-type]
+        legal, why = judge_peer(pos, rules, answer)
+        peer_sets = " | ".join(" ".join(s) for s in answer["sets"])
+        print(f"  {what}: table [{table_text}] rack [{rack_text}] {'opened' if opened else 'not opened'}")
+        print(f"    ours: {play.tiles} tiles, value {play.value}: {format_layout(list(play.table))}")
+        print(f"    peer: {len(answer['placed'])} tiles: {peer_sets} ({'legal' if legal else why})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -144,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", default="/tmp/peer-venv/bin/python")
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--report", type=Path, default=None, help="write every disagreement as JSON here")
+    parser.add_argument(
+        "--known-cases", action="store_true", help="only show the peer's defects, small cases"
+    )
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
@@ -153,6 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         [args.peer_python, str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
     )
     assert peer.stdin is not None and peer.stdout is not None
+    if args.known_cases:
+        show_known_cases(peer)
+        peer.stdin.close()
+        peer.wait()
+        return 0
     ours_s: list[float] = []
     peer_s: list[float] = []
     illegal_ours = unproved = peer_errors = 0
