@@ -236,7 +236,8 @@ def picture_ui(sets: list[list[support.Slot]], verdicts: list[bool | None]) -> N
     if reading is None:
         return
     same = support.same_shape(sets, reading.layout)
-    st.image(support.annotate(reading, verdicts if same else []), width="stretch")
+    doubtful = support.doubts(reading, sets)
+    st.image(support.annotate(reading, verdicts if same else [], doubtful if same else []), width="stretch")
     racks = sum(len(r) for r in reading.layout.racks)
     seen = f"{reading.tiles_seen} tiles seen" + (f" ({racks} on racks)" if racks else "")
     st.caption(seen + ("" if same else " · the layout was edited: boxes show the photo as read"))

@@ -256,31 +256,55 @@ ORANGE = (0, 150, 255)
 GREY = (150, 150, 150)
 
 
-def annotate(reading: PhotoReading, set_valid: Sequence[bool | None]) -> np.ndarray:
-    """RGB copy of the photo: each set boxed green (valid), red (invalid) or grey (not judged) and numbered
-    as in the verdict list; doubtful tiles outlined orange with the suggested reading."""
+def annotate(
+    reading: PhotoReading,
+    set_valid: Sequence[bool | None],
+    doubtful: Sequence[Doubt] | None = None,
+) -> np.ndarray:
+    """RGB copy of the photo: each set outlined green (valid), red (invalid) or grey (not judged) along its
+    own slant and numbered as in the verdict list; the `doubtful` tiles (default: every tile the reader
+    doubted) outlined orange with the suggested reading."""
     canvas = reading.frame.copy()
     scale = max(1.0, max(canvas.shape[:2]) / 900)
     thickness = max(2, round(2 * scale))
     for set_index, tiles in enumerate(reading.layout.table):
-        boxes = np.array([placed.box for placed in tiles], dtype=float)
-        x1, y1 = boxes[:, :2].min(axis=0) - 4 * scale
-        x2, y2 = boxes[:, 2:].max(axis=0) + 4 * scale
+        outline = _outline([placed.corners() for placed in tiles], pad=4 * scale)
         valid = set_valid[set_index] if set_index < len(set_valid) else None
         color = GREY if valid is None else GREEN if valid else RED
-        cv2.rectangle(canvas, (int(x1), int(y1)), (int(x2), int(y2)), color, thickness)
-        _label(canvas, str(set_index + 1), (int(x1), int(y1)), color, scale)
-        for placed in tiles:
-            if placed.doubtful or placed.tile is None:
-                bx1, by1, bx2, by2 = (int(v) for v in placed.box)
-                cv2.rectangle(canvas, (bx1, by1), (bx2, by2), ORANGE, thickness)
-                guess = placed.suggestion or placed.tile
-                _label(canvas, f"{guess}?" if guess else UNREAD, (bx1, by2 + int(16 * scale)), ORANGE, scale)
+        cv2.polylines(canvas, [outline], True, color, thickness, cv2.LINE_AA)
+        top = outline[np.argmin(outline[:, 1] + 0.25 * outline[:, 0])]
+        _label(canvas, str(set_index + 1), (int(top[0]), int(top[1])), color, scale)
+    if doubtful is None:
+        doubtful = [
+            Doubt(s, p, placed.tile, placed.suggestion, placed.note)
+            for s, tiles in enumerate(reading.layout.table)
+            for p, placed in enumerate(tiles)
+            if placed.doubtful or placed.tile is None
+        ]
+    for doubt in doubtful:
+        placed = reading.layout.table[doubt.set_index][doubt.position]
+        corners = _outline([placed.corners()], pad=0)
+        cv2.polylines(canvas, [corners], True, ORANGE, thickness, cv2.LINE_AA)
+        guess = doubt.suggestion or doubt.read
+        bottom = corners[np.argmax(corners[:, 1])]
+        _label(
+            canvas,
+            f"{guess}?" if guess else UNREAD,
+            (int(bottom[0]), int(bottom[1] + 18 * scale)),
+            ORANGE,
+            scale,
+        )
     for rack in reading.layout.racks:
         for placed in rack:
-            bx1, by1, bx2, by2 = (int(v) for v in placed.box)
-            cv2.rectangle(canvas, (bx1, by1), (bx2, by2), GREY, max(1, thickness // 2))
+            cv2.polylines(canvas, [_outline([placed.corners()], pad=0)], True, GREY, max(1, thickness // 2))
     return cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB)
+
+
+def _outline(corner_sets: Sequence[np.ndarray], pad: float) -> np.ndarray:
+    """The smallest rotated rectangle around the given tile corners, grown by `pad` pixels, as int points."""
+    points = np.concatenate([np.asarray(c, dtype=np.float32).reshape(-1, 2) for c in corner_sets])
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return cv2.boxPoints(((cx, cy), (w + 2 * pad, h + 2 * pad), angle)).astype(np.int32)
 
 
 def _label(
