@@ -340,7 +340,7 @@ def _chains(
                 continue
             col = 0 if axis == "row" else 1
             size_along = (sizes[i, col] + sizes[j, col]) / 2
-            width = (sizes[i, 0] + sizes[j, 0]) / 2
+            width = max(sizes[i, 0], sizes[j, 0])
             step = distance / size_along
             if step < 0.5 or distance - size_along > params.link_gap * width:
                 continue
@@ -372,18 +372,20 @@ def _chains(
             steps.append(step)
             visited.add(following)
         col = 0 if axis == "row" else 1
-        # A tile partly hidden shows a smaller box whose centre is off by up to half of what is missing.
+        # A tile partly hidden (or cut by the image border) shows a smaller box, whose centre is off by up
+        # to half of what is missing: measure its steps against the chain's whole tiles, less that half.
         full = float(np.median(sizes[path, col]))
-        short = [max(0.0, 1.0 - sizes[k, col] / full) for k in path]
-        slack = [0.5 * (short[k] + short[k + 1]) for k in range(len(steps))]
-        excess = _gap_excess(steps, typical, params.gap_fraction, slack)
+        for k in range(len(steps)):
+            a, b = path[k], path[k + 1]
+            if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
+                hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
+                steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
+        excess = _gap_excess(steps, typical, params.gap_fraction)
         chains.extend(_cut(path, excess, judge, params.rules_margin))
     return chains
 
 
-def _gap_excess(
-    steps: list[float], typical: float, gap_fraction: float, slack: list[float] | None = None
-) -> list[float]:
+def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list[float]:
     """For each step of a chain, by how much (in tile widths) it exceeds what a step inside a set may be.
 
     A positive excess is a gap between sets. Steps are centre distances in tile widths. With two or more
@@ -391,7 +393,7 @@ def _gap_excess(
     unless both steps are well over the scene's typical step (loose tiles in a line); unevenly, the longer
     step is a gap. A pair is a set when its step is close to the typical one. Perspective biases a region's
     steps a little, so tests against the scene's typical step are looser than those against a chain's own
-    steps. `slack[k]` is taken off step k (a partly hidden tile's centre is off).
+    steps.
     """
     # Perspective makes steps drift along a long chain (near tiles look bigger): follow the drift with a
     # robust (Theil-Sen) slope, which a gap or two cannot pull.
@@ -400,8 +402,7 @@ def _gap_excess(
         slope = float(np.median([(steps[b] - steps[a]) / (b - a)
                                  for a in range(len(steps)) for b in range(a + 1, len(steps))]))
     excess = []
-    for k, measured in enumerate(steps):
-        step = measured - (slack[k] if slack else 0.0)
+    for k, step in enumerate(steps):
         window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
         around = [steps[j] + slope * (k - j) for j in window]
         if len(around) >= 2:

@@ -195,3 +195,28 @@ def test_corners_follow_the_angle() -> None:
     # Turned a quarter counter-clockwise, the tile's top edge is on the image's left.
     assert corners[0][0] < 100 and corners[1][0] < 100
     assert np.allclose(sorted(tile.size), sorted((TILE_W, TILE_H)), atol=0.5)
+
+
+def test_rules_decide_a_gap_too_close_to_call() -> None:
+    b = SceneBuilder()
+    b.row("r1 r2 r3", (100, 100), 0, gap=1.0)
+    # A gap of 0.07 tile widths: no wider than some players leave inside a set.
+    b.row("k7 b7 o7", (100 + 3 * (TILE_W + 1) + 0.07 * TILE_W, 100), 0, gap=1.0)
+    assert as_text(group(b.detections())) == "r1 r2 r3 k7 b7 o7"  # geometry alone: one row
+    assert as_text(rebuild(b.detections())) == "r1 r2 r3 | k7 b7 o7"  # the rules: two valid sets
+
+
+def test_rules_do_not_override_a_clear_gap() -> None:
+    b = SceneBuilder()
+    b.row("r1 r2", (100, 100), 0, gap=1.0)
+    b.row("r3 r4", (100 + 2 * (TILE_W + 1) + 0.5 * TILE_W, 100), 0, gap=1.0)
+    assert as_text(rebuild(b.detections())) == "r1 r2 | r3 r4"
+
+
+def test_partly_hidden_tile_at_the_end_of_a_row_stays() -> None:
+    b = SceneBuilder()
+    b.row("b5 b6 b7 b8", (100, 100), 0, gap=1.0)
+    # Only the right 55% of the last tile shows (a hand covers its left part): its box centre moves away.
+    x1, y1, x2, y2 = b.boxes[-1]
+    b.boxes[-1] = [x2 - 0.55 * TILE_W, y1, x2, y2]
+    assert as_text(group(b.detections())) == "b5 b6 b7 b8"
