@@ -131,13 +131,27 @@ def best_reading(tiles: Sequence[Tile]) -> Reading | None:
     Only the order of jokers matters: with one real tile, `r5 J J` (red 5-6-7) is worth more than
     `J J r5` or a group of 5s. None when the tiles form no valid set.
     """
+    options = _readings(tiles)
+    if not options:
+        return None
+    return max(options, key=lambda r: (r.value, r.kind == "run", r.joker_values))
+
+
+def is_valid_layout(tiles: Sequence[Tile]) -> bool:
+    """Are these tiles, in this physical order, a valid set? (a group in any order, a run in order)"""
+    laid = tuple(tiles)
+    return any(r.kind == "group" or r.layout == laid for r in _readings(laid))
+
+
+def _readings(tiles: Sequence[Tile]) -> list[Reading]:
+    """Every way to read these tiles as a set, each with its layout (real tiles sorted for a group)."""
     real = sorted(t for t in tiles if not t.is_joker)
     jokers = len(tiles) - len(real)
     size = len(tiles)
     if size < 3:
-        return None
+        return []
     if not real:
-        return _all_joker_reading(size) if size in _ALL_JOKER_SIZES else None
+        return [_all_joker_reading(size)] if size in _ALL_JOKER_SIZES else []
     options: list[Reading] = []
     numbers = {t.number for t in real}
     colors = [t.color for t in real]
@@ -153,9 +167,7 @@ def best_reading(tiles: Sequence[Tile]) -> Reading | None:
             faces = tuple(Tile(color, n) for n in range(start, start + size))
             layout = tuple(f if f.number in numbers else JOKER for f in faces)
             options.append(Reading("run", layout, faces))
-    if not options:
-        return None
-    return max(options, key=lambda r: (r.value, r.kind == "run", r.joker_values))
+    return options
 
 
 def _all_joker_reading(size: int) -> Reading:
@@ -351,7 +363,8 @@ def solve(
     if not opened:
         table_counts = [0] * TILE_TYPES
     goal = rules.opening_threshold if threshold is None else threshold
-    model = _Model(table_counts, rack_counts, rules, maximize, None if opened else goal)
+    keep = [tuple(s) for s in table if is_valid_layout(s)] if opened else []
+    model = _Model(table_counts, rack_counts, rules, maximize, None if opened else goal, keep)
     values, proved = model.solve(time_limit)
     message = "" if proved else _timeout_message(time_limit)
     unchanged = tuple(tuple(s) for s in table)
@@ -365,7 +378,7 @@ def solve(
             message = f"time limit of {time_limit:g} s reached before any play was found; draw a tile"
         play = Play((), unchanged, 0, opened, proved, message)
     else:
-        laid_out, placed = model.read(values)
+        kept, laid_out, placed = model.read(values)
         sets = [_best_layout(s) for s in laid_out]
         if not opened:
             placed = [t for s in sets for t in s]
@@ -374,7 +387,7 @@ def solve(
             play = Play((), unchanged, 0, opened, proved, message)
         elif opened:
             value = sum(t.points for t in placed) + _top_joker_values(sets, placed.count(JOKER))
-            new_table = _keep_table_order(table, _rejoin_long_runs(table, sets))
+            new_table = _keep_table_order(table, kept + sets)
             play = Play(tuple(placed), tuple(new_table), value, True, proved, message)
         else:
             value = sum(_reading(s).value for s in sets)
@@ -383,13 +396,17 @@ def solve(
     return dataclasses.replace(play, seconds=time.perf_counter() - started)
 
 
-def _weights(rack_counts: Sequence[int], maximize: Objective) -> tuple[float, float]:
-    """(per tile, per point) objective weights that make the order of the two goals strict."""
+def _weights(rack_counts: Sequence[int], maximize: Objective, table_sets: int) -> tuple[float, float]:
+    """(per tile, per point) objective weights; each table set kept as it was is worth 1 below both.
+
+    The orders are strict: tiles (or points) first, then points (or tiles), then sets left untouched.
+    """
     most_points = sum(rack_counts[t] * (t % 13 + 1 if t != JOKER_TYPE else 13) for t in range(TILE_TYPES))
     most_tiles = sum(rack_counts)
+    scale = float(table_sets + 1)
     if maximize == "tiles":
-        return float(most_points + 1), 1.0
-    return 1.0, float(most_tiles + 1)
+        return (most_points + 1) * scale, scale
+    return scale, (most_tiles + 1) * scale
 
 
 def _reading(tiles: tuple[Tile, ...]) -> Reading:
@@ -432,13 +449,14 @@ class _Model:
         rules: Edition,
         maximize: Objective,
         threshold: int | None,
+        keep: Sequence[tuple[Tile, ...]] = (),
     ) -> None:
         self.prog = prog = _Programme()
         available = [a + b for a, b in zip(table_counts, rack_counts, strict=True)]
         jokers = available[JOKER_TYPE]
         table_jokers = table_counts[JOKER_TYPE]
         rack_jokers = rack_counts[JOKER_TYPE]
-        per_tile, per_point = _weights(rack_counts, maximize)
+        per_tile, per_point = _weights(rack_counts, maximize, len(keep))
         opening = threshold is not None
         self.table_tiles = sum(table_counts)
 
@@ -497,6 +515,15 @@ class _Model:
                 self.all_joker_columns.append((a, size))
                 if rack_joker_row >= 0:
                     self._rack_joker_column(a, float(size), 13, per_point, rack_joker_row, rack_jokers)
+        # The table's own sets, laid out as they are: worth 1 each, so a play disturbs the table least.
+        self.kept_columns: list[tuple[int, tuple[Tile, ...]]] = []
+        for old in keep:
+            counts = _counts(old)
+            entries = [(face_rows.get(t, -1), float(n)) for t, n in enumerate(counts[:JOKER_TYPE]) if n]
+            if counts[JOKER_TYPE]:
+                entries.append((joker_row, float(counts[JOKER_TYPE])))
+            if all(t in face_rows for t, n in enumerate(counts[:JOKER_TYPE]) if n):
+                self.kept_columns.append((prog.add_column(1.0, 1.0, entries, integer=True), old))
         self.placed_columns: list[tuple[int, int]] = []
         if not opening:
             for t, row in face_rows.items():
@@ -520,13 +547,14 @@ class _Model:
         self.prog.add_column(per_point * points, most, [(link, 1.0), (total_row, 1.0)], integer=False)
 
     def solve(self, time_limit: float | None) -> tuple[list[float] | None, bool]:
-        if not self.set_columns and not self.all_joker_columns:
+        if not self.set_columns and not self.all_joker_columns and not self.kept_columns:
             # No set can be laid out: fine for an empty table (nothing placed), impossible otherwise.
             return (None if self.table_tiles else [0.0] * len(self.prog.costs)), True
         return self.prog.solve(time_limit)
 
-    def read(self, values: list[float]) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
-        """(sets laid out, rack tiles placed) from a solution."""
+    def read(self, values: list[float]) -> tuple[list[tuple[Tile, ...]], list[tuple[Tile, ...]], list[Tile]]:
+        """(table sets kept as they were, other sets laid out, rack tiles placed) from a solution."""
+        kept = [old for col, old in self.kept_columns if round(values[col])]
         copies: list[Template] = []
         for col, template in self.set_columns:
             copies.extend([template] * round(values[col]))
@@ -540,48 +568,14 @@ class _Model:
         sets = [template.layout(places) for template, places in zip(copies, joker_places, strict=True)]
         for col, size in self.all_joker_columns:
             sets.extend([(JOKER,) * size] * round(values[col]))
+
         placed: list[Tile] = []
         for col, t in self.placed_columns:
             placed.extend([tile_of_type(t)] * round(values[col]))
-        return sets, placed
+        return kept, sets, placed
 
 
 _INF = float("inf")
-
-
-def _rejoin_long_runs(
-    table: Sequence[Sequence[Tile]], sets: list[tuple[Tile, ...]]
-) -> list[tuple[Tile, ...]]:
-    """Put back the table's runs of six or more where the programme laid them out in pieces.
-
-    The programme only knows runs of three to five, so an untouched long run comes back cut up; where the
-    pieces, end to end, are exactly an original run, the original is laid out again.
-    """
-    remaining = list(sets)
-    rejoined: list[tuple[Tile, ...]] = []
-    for old in table:
-        old = tuple(old)
-        if len(old) < 6:
-            continue
-        pieces: list[int] = []
-        start = 0
-        while start < len(old):
-            match = next(
-                (
-                    i
-                    for i, piece in enumerate(remaining)
-                    if i not in pieces and old[start : start + len(piece)] == piece and len(piece) >= 3
-                ),
-                None,
-            )
-            if match is None:
-                break
-            pieces.append(match)
-            start += len(remaining[match])
-        if start == len(old) and len(pieces) > 1:
-            remaining = [piece for i, piece in enumerate(remaining) if i not in pieces]
-            rejoined.append(old)
-    return rejoined + remaining
 
 
 def _keep_table_order(

@@ -146,8 +146,10 @@ def judge_peer(pos: Position, rules: Rules, answer: dict) -> tuple[bool, str]:
 KNOWN_CASES = [
     ("joker at the end of a run of four", "standard", "", "r6 r7 r8 J", True, "tiles"),
     ("group of four with a joker", "standard", "", "k5 b5 r5 J", True, "tiles"),
-    ("opening turn extends a table run", "standard", "r4 r5 r6", "r7 k10 b10 o10", False, "tiles"),
-    ("value mode: joker worth its place", "standard", "", "k1 k2 k12 k13 J b7", True, "value"),
+    ("opening with a group (peer sums distinct numbers)", "standard", "", "k10 b10 o10 k3", False, "tiles"),
+    ("opening turn also extends a table run", "standard", "r4 r5 r6", "r7 r11 r12 r13", False, "tiles"),
+    ("value mode: the joker's place", "standard", "", "k1 k2 k12 k13 J b7", True, "value"),
+    ("value mode: high tiles or more tiles", "standard", "", "b1 b2 b4 k12 k13 J", True, "value"),
     ("joker left on the rack when opening", "standard", "", "k10 k11 k12 J", False, "tiles"),
 ]
 

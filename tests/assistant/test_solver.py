@@ -124,6 +124,15 @@ def test_opened_plays(table: str, rack: str, placed: int) -> None:
     assert Counter(verdict.played) == Counter(play.placed)
 
 
+def test_sets_the_play_does_not_need_stay_as_they_were() -> None:
+    before = parse_layout("o6 o7 o8 o9 o10 o11 o12 o13 | J k2 k3 | k4 k5 k6 k7 | r9 r10 r11")
+    play = solve(before, tiles("b4 r4"), STANDARD, opened=True)
+    assert play.tiles == 2
+    after = [list(s) for s in play.table]
+    assert after[:3] == [before[0], before[1], before[3]]  # in their order, jokers where they were
+    assert tiles("k5 k6 k7") in after
+
+
 def test_draw_leaves_the_table_exactly_as_it_was() -> None:
     before = parse_layout("k5 k6 k7 k8 | J r5 r6")
     play = solve(before, tiles("o1"), STANDARD, opened=True)
