@@ -39,6 +39,8 @@ UNJUDGED_MARK = ":gray[:material/help:]"
 COLOR_MARKUP = {"k": "**{}**", "b": ":blue[**{}**]", "r": ":red[**{}**]", "o": ":orange[**{}**]"}
 
 st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layout="wide")
+# Less empty space above the title, which matters most on a phone.
+st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
 
 SESSION_DEFAULTS: dict[str, Any] = {
     "db_path": str(default_db_path()),
@@ -248,7 +250,9 @@ def set_verdicts(sets: list[list[support.Slot]], rules: Rules) -> list[Any]:
     return [None if any(t is None for t in tiles) else check_set(tiles, rules) for tiles in sets]  # type: ignore[arg-type]
 
 
-def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules, layout: str) -> None:
+def verdict_ui(
+    db: Storage, game: Game, sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules, layout: str
+) -> None:
     """One row per set: its verdict, and its tiles as buttons; tap a tile, then tap what it really is."""
     unread = support.unread_count(sets)
     if not sets:
@@ -298,6 +302,9 @@ def verdict_ui(sets: list[list[support.Slot]], verdicts: list[Any], rules: Rules
             on_change=on_tile_picked,
             args=(index, key, layout),
         )
+        selected = st.session_state.selected_slot
+        if selected is not None and selected[0] == index:
+            tile_fix_ui(db, game, sets, layout)  # right under the tapped tile, where a phone user looks
 
 
 def tile_fix_ui(db: Storage, game: Game, sets: list[list[support.Slot]], layout: str) -> None:
@@ -366,8 +373,7 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[support.S
         with picture:
             picture_ui(sets, [None if v is None else v.valid for v in verdicts])
     with verdict_column:
-        verdict_ui(sets, verdicts, rules, game.table_layout)
-        tile_fix_ui(db, game, sets, game.table_layout)
+        verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
     layout_editor_ui(db, game)
     return sets
 
