@@ -406,7 +406,13 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list
         window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
         around = [steps[j] + slope * (k - j) for j in window]
         if len(around) >= 2:
-            over = step - (float(np.median(around)) + gap_fraction)
+            reference = float(np.median(around))
+            over = step - (reference + gap_fraction)
+            # A tile pushed onto its neighbour (or pulled off it) makes one step short and the next long by
+            # the same amount: together they are two ordinary steps, and there is no gap.
+            for j in (k - 1, k + 1):
+                if 0 <= j < len(steps) and steps[j] < reference - gap_fraction / 2:
+                    over = min(over, step + steps[j] + slope * (k - j) - (2 * reference + gap_fraction))
             # A short chain may be all gaps: then its own steps are no reference.
             if len(around) < 4:
                 over = max(over, step - (typical + 3 * gap_fraction))
