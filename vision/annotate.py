@@ -46,6 +46,27 @@ def set_label(index: int, tiles: tuple[PlacedTile, ...], verdict: Any) -> str:
     return f"{index} · {text if len(text) <= 48 else text[:46] + '…'}"
 
 
+def _box_angle(tiles: tuple[PlacedTile, ...], axis: str = "row") -> float:
+    """The angle to box a set along: the line through its tiles (perspective shears a tile's own up away
+    from square to its row), or the tile's own for a single tile."""
+    if len(tiles) < 2:
+        return tiles[0].angle
+    centers = np.array([t.center for t in tiles])
+    centered = centers - centers.mean(axis=0)
+    # Principal direction of the centres = the row; the box's "right" runs along it.
+    _, _, vt = np.linalg.svd(centered, full_matrices=False)
+    dx, dy = vt[0]
+    right_angle = float(np.degrees(np.arctan2(-dy, dx)))  # counter-clockwise, image y grows downwards
+    mean_up = float(np.degrees(np.arctan2(np.mean([np.sin(np.radians(t.angle)) for t in tiles]),
+                                          np.mean([np.cos(np.radians(t.angle)) for t in tiles]))))
+    # A tile turned by `angle` has its right at `angle` counter-clockwise from the image's x axis: the row's
+    # angle is the direction of its line, the way round nearer the tiles' own.
+    candidates = [right_angle, right_angle + 180.0]
+    if axis == "column":  # stacked top to bottom: the line runs along the tiles' up
+        candidates = [right_angle + 90.0, right_angle - 90.0]
+    return min(candidates, key=lambda a: abs((a - mean_up + 180.0) % 360.0 - 180.0))
+
+
 def _oriented_box(tiles: tuple[PlacedTile, ...], angle: float, pad: float) -> np.ndarray:
     """(4, 2) corners of the smallest box along `angle` holding every tile's corners, padded."""
     right, up = direction_vectors(angle)
@@ -83,17 +104,13 @@ class LayoutAnnotator:
             verdict = layout.verdicts[index] if index < len(layout.verdicts) else None
             valid = verdict is not None and verdict.valid
             colour = GREEN if valid else RED
-            angle = float(np.degrees(np.arctan2(
-                np.mean([np.sin(np.radians(t.angle)) for t in tiles]),
-                np.mean([np.cos(np.radians(t.angle)) for t in tiles]),
-            )))
-            box = _oriented_box(tiles, angle, pad)
+            axis = layout.set_axes[index] if index < len(layout.set_axes) else "row"
+            box = _oriented_box(tiles, _box_angle(tiles, axis), pad)
             boxes.append((box, colour, len(tiles) == 1))
             cv2.fillPoly(tint, [np.round(box).astype(np.int32)], colour)
             labels.append((set_label(index + 1, tiles, verdict), box, colour))
         for rack_index, rack in enumerate(layout.racks):
-            angle = float(np.median([t.angle for t in rack]))
-            box = _oriented_box(rack, angle, pad)
+            box = _oriented_box(rack, _box_angle(rack), pad)
             boxes.append((box, SLATE, False))
             known = [t.tile for t in rack if t.tile is not None]
             points = sum(t.points for t in known)
