@@ -380,9 +380,24 @@ def _chains(
             if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
-        excess = _gap_excess(steps, typical, params.gap_fraction)
+        excess = _gap_excess(steps, _typical_step(path, nexts, angles, typical), params.gap_fraction)
         chains.extend(_cut(path, excess, judge, params.rules_margin))
     return chains
+
+
+def _typical_step(path: list[int], nexts: dict[int, tuple[int, float]], angles: np.ndarray,
+                  overall: float) -> float:
+    """The usual step between touching tiles turned like this chain's, from the other chains' links.
+
+    Sets turned another way (laid from another side) have their own bias in the estimated tile size, so
+    they are compared among themselves; with fewer than three such links the whole table's usual step is
+    used.
+    """
+    own = set(path)
+    ref = angles[path[0]]
+    similar = [step for first, (_, step) in nexts.items()
+               if first not in own and abs(float(_wrap180((angles[first] - ref) * 2)) / 2) < 20.0]
+    return float(np.median(similar)) if len(similar) >= 3 else overall
 
 
 def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list[float]:
@@ -420,6 +435,9 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list
             other = around[0]
             if abs(step - other) <= gap_fraction:
                 over = step - (typical + 3 * gap_fraction)
+            elif other < typical - gap_fraction / 2:
+                # A tile pushed onto its neighbour: the two steps together are two ordinary ones.
+                over = step + other - (2 * typical + gap_fraction)
             else:
                 over = step - (min(other, typical) + gap_fraction)
         else:
