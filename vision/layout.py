@@ -290,6 +290,7 @@ class LayoutParams:
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
+        pair_turn: degrees two tiles may differ in orientation and still be a pair (not two loose tiles).
         rules_margin: steps this close (in tile widths) to the gap limit are decided by the rules (a cut
             that leaves more tiles in valid sets), when `group` is given a judge.
     """
@@ -301,6 +302,7 @@ class LayoutParams:
     columns: bool = True
     detect_racks: bool = True
     rules_margin: float = 0.08
+    pair_turn: float = 8.0
 
 
 def _chains(
@@ -381,7 +383,11 @@ def _chains(
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
         excess = _gap_excess(steps, _typical_step(path, nexts, angles, typical), params.gap_fraction)
-        chains.extend(_cut(path, excess, judge, params.rules_margin))
+        for piece in _cut(path, excess, judge, params.rules_margin):
+            # Two tiles side by side are a started set only when laid square to each other; two loose
+            # tiles that happen to touch are turned every which way.
+            turn = abs(float(_wrap180((angles[piece[0]] - angles[piece[-1]]) * 2)) / 2)
+            chains.extend([[k] for k in piece] if len(piece) == 2 and turn > params.pair_turn else [piece])
     return chains
 
 

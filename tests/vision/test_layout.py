@@ -220,3 +220,12 @@ def test_partly_hidden_tile_at_the_end_of_a_row_stays() -> None:
     x1, y1, x2, y2 = b.boxes[-1]
     b.boxes[-1] = [x2 - 0.55 * TILE_W, y1, x2, y2]
     assert as_text(group(b.detections())) == "b5 b6 b7 b8"
+
+
+def test_two_loose_tiles_touching_at_different_angles_are_not_a_pair() -> None:
+    b = SceneBuilder()
+    b.add("k3", (100, 100), 5)
+    b.add("o9", (131, 101), 20)  # touching, but turned 15 degrees further
+    b.add("r4", (300, 100), 2)
+    b.add("r5", (331, 100), 3)  # a pair laid square: a set being started
+    assert as_text(group(b.detections())) == "k3 | o9 | r4 r5"
