@@ -296,7 +296,7 @@ class LayoutParams:
     """
 
     gap_fraction: float = 0.1
-    link_gap: float = 0.6
+    link_gap: float = 0.8
     max_shear: float = 35.0
     max_turn: float = 25.0
     columns: bool = True
