@@ -264,11 +264,16 @@ def verdict_ui(
         table = check_table(known, rules)
         problems = count_problems((tile for tiles in known for tile in tiles), rules)
         if table.valid:
-            st.success(f"Table valid: {len(sets)} sets, {sum(map(len, sets))} tiles, {table.value} points.")
+            sets_text = "1 set" if len(sets) == 1 else f"{len(sets)} sets"
+            st.success(f"Table valid: {sets_text}, {sum(map(len, sets))} tiles, {table.value} points.")
         else:
             bad = sum(1 for v in verdicts if v is not None and not v.valid)
             st.error(
-                f"Table not valid: {bad} of {len(sets)} sets break the rules." if bad else "Table not valid."
+                f"Table not valid: {bad} of {len(sets)} sets break the rules."
+                if bad and len(sets) > 1
+                else "Table not valid: the set breaks the rules."
+                if bad
+                else "Table not valid."
             )
     else:
         st.warning(f"{unread} tile(s) not read (?): tap each one below and pick what it is.")

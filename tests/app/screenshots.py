@@ -27,7 +27,8 @@ WIDTHS = {"desktop": (1280, 2400), "phone": (390, 3200)}
 MAX_SIDE = 1000
 
 
-def seed_game(db_path: Path) -> None:
+def seed_game(db_path: Path) -> tuple[int, int]:
+    """A standard game with a disputed turn and three rounds, and a tournament game; returns both ids."""
     store = Storage(db_path)
     game_id = store.create_game("Friday table", "standard", ["Ann", "Ben", "Cy"], camera="type")
     store.set_agreed_layout(game_id, "r10 r11 r12 | k7 b7 o7")
@@ -45,6 +46,9 @@ def seed_game(db_path: Path) -> None:
             scores=dict(enumerate(scores)), winners={max(range(3), key=lambda s: scores[s])},
         )  # fmt: skip
     store.set_table_layout(game_id, "r10 r11 r12 | k7 b7 o7 | J o4 o5 | b9 b9 b10")
+    cup = store.create_game("Cup final", "tournament", ["Ann", "Ben"], camera="type")
+    store.set_table_layout(cup, "k1 k2 k3")
+    return game_id, cup
 
 
 def shoot(page: Page, path: Path) -> None:
@@ -75,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         video = write_y4m(scene_image(), work / "table.y4m")
         example_db = work / "example.sqlite3"
         seeded_db = work / "seeded.sqlite3"
-        seed_game(seeded_db)
+        friday, cup = seed_game(seeded_db)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=str(chromium),
@@ -87,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
                     page.goto(url)
                     expect(page.get_by_text("Table 1 · standard")).to_be_visible(timeout=60_000)
                     shoot(page, args.out / f"table-example-{width_name}.png")
+                    tiles = page.locator("[data-testid=stButtonGroup] button")
+                    if tiles.count():  # none when the tile reader is not shipped
+                        tiles.first.click()
+                        shoot(page, args.out / f"table-fix-{width_name}.png")
                     page.get_by_text("Camera", exact=True).click()
                     page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE)).click()
                     page.wait_for_timeout(4000)
@@ -94,12 +102,21 @@ def main(argv: list[str] | None = None) -> int:
                     page.close()
                 with streamlit_server(seeded_db) as url:
                     page = browser.new_page(viewport={"width": width, "height": height})
-                    page.goto(url)
+                    page.goto(f"{url}/?game={friday}")
                     expect(page.get_by_text("Friday table · standard")).to_be_visible(timeout=60_000)
                     shoot(page, args.out / f"table-typed-{width_name}.png")
                     for screen in ("Turn", "Round", "Game"):
                         page.get_by_role("radiogroup", name="Screen").get_by_text(screen, exact=True).click()
                         shoot(page, args.out / f"{screen.lower()}-{width_name}.png")
+                    page.close()
+                    # A tournament turn under way: the 60-second timer.
+                    Storage(seeded_db).start_turn(cup, 0, "k1 k2 k3", "")
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.goto(f"{url}/?game={cup}")
+                    expect(page.get_by_text("Cup final · tournament")).to_be_visible(timeout=60_000)
+                    page.get_by_role("radiogroup", name="Screen").get_by_text("Turn", exact=True).click()
+                    shoot(page, args.out / f"turn-timer-{width_name}.png")
+                    Storage(seeded_db).cancel_turn(cup)
                     page.close()
             browser.close()
     print(f"wrote {len(list(args.out.glob('*.png')))} screenshots to {args.out}")

@@ -84,7 +84,7 @@ def test_camera_photo_gives_a_verdict(app: NewTab, reader: FakeReader) -> None:
     at.camera_input(key="camera_photo").set_value(("shot.jpg", photo_bytes(seed=3), "image/jpeg"))
     at.run()
     assert not at.exception
-    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 36 points."]
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 36 points."]
 
 
 def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader) -> None:
@@ -92,7 +92,7 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
     # The third tile reads as b6 (doubtful, 45%); the classifier's runner-up is r6.
     reader.detections = scene_detections([["r4 r5 b6"]], runner_up={"b6": "r6"})
     upload(at, photo_bytes(seed=4))
-    assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
+    assert texts(at, "error") == ["Table not valid: the set breaks the rules."]
     [check] = texts(at, "warning")
     assert check.startswith("Check: set 1, tile 3 reads b6, maybe r6")
     assert set_row(at, 1).options[2] == ":orange-background[:blue[**6**]?]"
@@ -101,18 +101,18 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
     assert at.pills(key="fix_likely").options[0] == ":red[**6**]"  # red 6 offered first
     at.pills(key="fix_likely").set_value("r6").run()  # click 2: what it is
     assert not at.exception
-    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 15 points."]
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 15 points."]
     assert texts(at, "warning") == []
     assert stored_game().table_layout == "r4 r5 r6"
 
 
 def test_any_tile_can_be_replaced_or_removed(app: NewTab) -> None:
     at = type_layout(app(), "r5 r6 r7 k1")
-    assert texts(at, "error") == ["Table not valid: 1 of 1 sets break the rules."]
+    assert texts(at, "error") == ["Table not valid: the set breaks the rules."]
     assert set_verdict(at, 1)[0] == "invalid"
     set_row(at, 1).set_value(3).run()
     at.pills(key="fix_any").set_value("remove").run()
-    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 18 points."]
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 18 points."]
     set_row(at, 1).set_value(0).run()
     at.pills(key="fix_any").set_value("J").run()
     assert stored_game().table_layout == "J r6 r7"
@@ -140,7 +140,7 @@ def test_unread_tiles_must_be_fixed_before_judging(app: NewTab, reader: FakeRead
     assert set_verdict(at, 1) == ("unjudged", "not judged: a tile is not read")
     set_row(at, 1).set_value(1).run()
     at.pills(key="fix_any").set_value("r2").run()
-    assert texts(at, "success") == ["Table valid: 1 sets, 3 tiles, 6 points."]
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 6 points."]
 
 
 BAD_PHOTOS = [
