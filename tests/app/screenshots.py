@@ -15,7 +15,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from browser import CHROMIUM_ARGS, ROOT, require_chromium, scene_image, streamlit_server, write_y4m
+from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, scene_image, streamlit_server, write_y4m
 from playwright.sync_api import Page, expect, sync_playwright
 
 sys.path.insert(0, str(ROOT))

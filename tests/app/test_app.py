@@ -374,3 +374,13 @@ def test_tournament_round_charges_a_failed_opening(app: NewTab) -> None:
     at.radio(key="failed_opening_1").set_value(at.radio(key="failed_opening_1").options[1]).run()
     preview = at.dataframe[0].value
     assert dict(zip(preview["player"], preview["score"], strict=True)) == {"Ann": 105, "Ben": -105}
+
+
+def test_the_database_file_is_a_setting(app: NewTab, tmp_path: Any) -> None:
+    at = app()
+    other = tmp_path / "elsewhere" / "club.sqlite3"
+    at.radio(key="screen").set_value("Game").run()
+    at.text_input(key="db_path").input(str(other)).run()
+    assert not at.exception
+    assert Storage(other).list_games() != []
+    assert Storage(default_db_path()).load_game(stored_game().id).table_layout != ""  # the first file is kept

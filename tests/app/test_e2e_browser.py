@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from browser import CHROMIUM_ARGS, require_chromium, scene_image, streamlit_server, write_y4m
+from app_browser import CHROMIUM_ARGS, require_chromium, scene_image, streamlit_server, write_y4m
 from playwright.sync_api import expect, sync_playwright
 
 VERDICT = re.compile(r"Table valid|Table not valid|tile\(s\) not read")
