@@ -308,6 +308,55 @@ def test_most_tiles_matches_brute_force(rack: list[Tile], color, start: int) -> 
     assert play.tiles == _brute_force_most_tiles(table_set, rack)
 
 
+@functools.cache
+def _set_value(group: tuple[Tile, ...]) -> int | None:
+    """Most points any physical order of these tiles is worth by `check_set`, or None if no set."""
+    real = sorted(t for t in group if not t.is_joker)
+    values = []
+    for places in itertools.combinations(range(len(group)), len(group) - len(real)):
+        rest = iter(real)
+        verdict = check_set([JOKER if i in places else next(rest) for i in range(len(group))], STANDARD)
+        if verdict.valid and verdict.value is not None:
+            values.append(verdict.value)
+    return max(values, default=None)
+
+
+@functools.cache
+def _most_points(tiles_sorted: tuple[Tile, ...]) -> int | None:
+    """Brute force: the most points these tiles are worth split into valid sets (None: no split)."""
+    if not tiles_sorted:
+        return 0
+    first, rest = tiles_sorted[0], tiles_sorted[1:]
+    best = None
+    for size in range(2, min(len(rest), 4) + 1):
+        for others in set(itertools.combinations(rest, size)):
+            value = _set_value(tuple(sorted((first, *others))))
+            if value is None:
+                continue
+            remaining = list(rest)
+            for t in others:
+                remaining.remove(t)
+            tail = _most_points(tuple(remaining))
+            if tail is not None and (best is None or value + tail > best):
+                best = value + tail
+    return best
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rack=st.lists(st.sampled_from(_box(2, 2)), min_size=3, max_size=7))
+def test_best_opening_value_matches_brute_force(rack: list[Tile]) -> None:
+    if any(n > 2 for n in Counter(rack).values()):
+        return
+    best = 0
+    for count in range(3, len(rack) + 1):
+        for chosen in set(itertools.combinations(sorted(rack), count)):
+            points = _most_points(chosen)
+            if points is not None:
+                best = max(best, points)
+    assert best_opening_value(rack, STANDARD) == best
+    assert can_open(rack, STANDARD) is (best >= 30)
+
+
 # ---------------------------------------------------------------- property: the judge accepts every play
 
 
