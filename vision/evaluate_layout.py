@@ -57,13 +57,20 @@ def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, 
     return det, keep
 
 
-def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_racks: bool) -> SceneResult:
-    """Compare rebuilt sets (as scene tile indices, in order) with the ground truth."""
+def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_racks: bool,
+                either_direction: bool = False) -> SceneResult:
+    """Compare rebuilt sets (as scene tile indices, in order) with the ground truth.
+
+    With `either_direction` a set read backwards counts (boxes alone cannot tell up from down).
+    """
     visible = set(keep)
     truth_sets = [[i for i in s if i in visible] for s in scene["sets"]]
     fully_visible = all(len(s) == len(t) for s, t in zip(truth_sets, scene["sets"], strict=True))
     truth_sets = [s for s in truth_sets if s]
     got = [[keep[t.index] for t in s] for s in layout.table]
+    if either_direction:
+        truth_order = {tuple(reversed(t)): t for t in truth_sets}
+        got = [list(truth_order.get(tuple(s), s)) for s in got]
     got_multi = Counter(tuple(s) for s in got)
     right = sum(1 for s in truth_sets if got_multi[tuple(s)] > 0)
     errors = []
@@ -150,7 +157,7 @@ def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate:
         scene = json.loads(path.read_text())
         det, keep = scene_detections(scene, with_angle)
         layout = rebuild(det, image_size=(scene["width"], scene["height"]))
-        result = score_scene(path.stem, scene, layout, keep, check_racks)
+        result = score_scene(path.stem, scene, layout, keep, check_racks, either_direction=not with_angle)
         results.append(result)
         if annotate is not None and (not result.exact or len(results) <= 5):
             _save_annotated(folder / "images" / f"{path.stem}.jpg", layout, annotate / f"{path.stem}.png")
@@ -266,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=Path, help="renderer output folder (scenes/*.json, images/)")
     parser.add_argument("--real-dev", type=Path, help="real photos with polygon labels (images/, labels/)")
-    parser.add_argument("--no-angle", action="store_true", help="pretend no tile orientation is known")
+    parser.add_argument("--no-angle", action="store_true",
+                        help="pretend no tile orientation is known (a set read backwards then counts)")
     parser.add_argument("--racks", action="store_true", help="also require racks to be found exactly")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
     parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
