@@ -70,7 +70,7 @@ def tile_of_type(index: int) -> Tile:
 
 @dataclass(frozen=True)
 class Template:
-    """A valid set written with real faces only: a run of three to five (seven) tiles, or a group.
+    """A valid set written with real faces only: a run of three to five tiles, or a group.
 
     The programme lays a template out as it is or with jokers in some of its places; a joker in a
     template stands for the face it replaces, so the laid-out set is worth `value` either way.
@@ -182,7 +182,8 @@ class Play:
     `table` is the whole table after the play, in physical order; `placed` the rack tiles laid out;
     `value` their value, each joker counted as the tile it stands for (when the table already held
     jokers, the rack's jokers are taken to be the ones in the slots worth most). `optimal` is False
-    when the time limit came before the optimum was proved; `message` then says so.
+    when the time limit came before the optimum was proved; `message` then says so. `new_sets` are
+    the opening meld's sets (not opened only; the table's own sets come first in `table`).
     """
 
     placed: tuple[Tile, ...]
