@@ -172,22 +172,15 @@ class Layout:
 
 
 def _verdict_json(tiles: tuple[PlacedTile, ...], verdict: Any) -> dict[str, Any]:
-    entry: dict[str, Any] = {"tiles": [t.token for t in tiles]}
+    """The set in the shape `rummi table --json` gives (`assistant.cli.set_to_json`), raw tokens kept."""
+    tokens = [t.token for t in tiles]
     if verdict is None:
-        entry.update(valid=False, kind=None, value=None, jokers=[],
-                     reason="not judged" if all(t.tile for t in tiles) else "a tile was not read")
-        return entry
-    reasons = getattr(verdict, "reasons", ())
-    entry.update(
-        valid=bool(verdict.valid),
-        kind=getattr(verdict, "kind", None),
-        value=getattr(verdict, "value", None) if verdict.valid else None,
-        jokers=[str(j) for j in (getattr(verdict, "jokers", None) or ())],
-        reason=None if verdict.valid else (reason_text(reasons) or "not a valid set"),
-    )
-    kind = entry["kind"]
-    if kind is not None and not isinstance(kind, str):
-        entry["kind"] = getattr(kind, "value", str(kind))
+        reason = "not judged" if all(t.tile for t in tiles) else "a tile was not read"
+        return {"tiles": tokens, "valid": False, "kind": None, "value": None, "jokers": [], "reason": reason}
+    from assistant.cli import set_to_json
+
+    entry = set_to_json(verdict)
+    entry["tiles"] = tokens
     return entry
 
 
