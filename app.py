@@ -714,14 +714,17 @@ except StorageError as error:
     st.stop()
 rules = rules_of(game)
 screen = header_ui(game, rules)
-if screen == "Table":
-    table_sets = table_input_ui(storage, game, rules)
-    meld_ui(storage.load_game(game.id), table_sets, rules)
-elif screen == "Turn":
-    turn_ui(storage, game, rules)
-    table_input_ui(storage, game, rules)
-    turn_result_ui(storage, storage.load_game(game.id), rules)
-elif screen == "Round":
-    round_ui(storage, game, rules)
-else:
-    game_ui(storage, game)
+try:
+    if screen == "Table":
+        table_sets = table_input_ui(storage, game, rules)
+        meld_ui(storage.load_game(game.id), table_sets, rules)
+    elif screen == "Turn":
+        turn_ui(storage, game, rules)
+        table_input_ui(storage, game, rules)
+        turn_result_ui(storage, storage.load_game(game.id), rules)
+    elif screen == "Round":
+        round_ui(storage, game, rules)
+    else:
+        game_ui(storage, game)
+except StorageError as error:  # e.g. the file locked by another program: nothing confirmed is lost
+    st.error(f"The game database did not answer: {error}. Nothing confirmed is lost; try again.")

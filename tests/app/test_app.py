@@ -384,3 +384,23 @@ def test_the_database_file_is_a_setting(app: NewTab, tmp_path: Any) -> None:
     assert not at.exception
     assert Storage(other).list_games() != []
     assert Storage(default_db_path()).load_game(stored_game().id).table_layout != ""  # the first file is kept
+
+
+def test_a_locked_database_is_a_message_not_a_traceback(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    at = app()
+    connect = sqlite3.connect
+    monkeypatch.setattr(
+        sqlite3, "connect", lambda *args, **kwargs: connect(*args, **{**kwargs, "timeout": 0.05})
+    )
+    blocker = connect(default_db_path())
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        at.text_area(key="layout_text").input("r1 r2 r3").run()
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert not at.exception
+    assert any("locked" in e for e in texts(at, "error"))
+    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
