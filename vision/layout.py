@@ -630,7 +630,7 @@ def group(
 
     Args:
         detections: tiles found in one frame.
-        image_size: `(width, height)` of the frame (kept for callers; racks are found without it).
+        image_size: `(width, height)` of the frame (accepted for callers; nothing needs it yet).
         params: grouping tolerances.
         orientation_known: whether `detections.angle` tells up from down; by default it does unless every
             angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
