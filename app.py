@@ -53,6 +53,7 @@ SESSION_DEFAULTS: dict[str, Any] = {
     "layout_error": None,
     "selected_slot": None,  # (set, position, layout) of the tile picked for a fix
     "action_error": None,  # a refused button press (storage conflict, unread tiles)
+    "photo_chosen": False,  # the source was just changed: its photo replaces the stored table
 }
 for _key, _value in SESSION_DEFAULTS.items():
     st.session_state.setdefault(_key, _value)
@@ -160,8 +161,9 @@ def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: byt
         st.session_state.photo_error = f"no tiles seen in {name}: is the table in the picture?"
         return
     # The same photo in another tab (or after a reload) must not undo corrections made since.
-    if game.table_photo != key:
+    if game.table_photo != key or st.session_state.photo_chosen:
         store_layout(db, game.id, reading.table_text, photo=key)
+    st.session_state.photo_chosen = False
 
 
 def slots_now(game: Game) -> list[list[support.Slot]]:
@@ -182,7 +184,14 @@ def header_ui(game: Game, rules: Rules) -> str:
 def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
     sources = [s for s in SOURCES if s != "live" or support.live_video_available()]
     st.session_state.setdefault("source", game.camera if game.camera in sources else "example")
-    source = st.radio("Picture from", sources, format_func=SOURCES.get, key="source", horizontal=True)
+    source = st.radio(
+        "Picture from",
+        sources,
+        format_func=SOURCES.get,
+        key="source",
+        horizontal=True,
+        on_change=on_source_chosen,
+    )
     data, name = None, "the photo"
     if source == "example":
         try:
@@ -203,6 +212,12 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
         read_new_photo(db, game, rules, source, data, name)
     if st.session_state.photo_error:
         st.error(st.session_state.photo_error + " — the table below is kept as it was.")
+
+
+def on_source_chosen() -> None:
+    st.session_state.photo_error = None
+    st.session_state.photo_key = None
+    st.session_state.photo_chosen = True
 
 
 def live_video_ui(rules: Rules) -> None:

@@ -404,3 +404,11 @@ def test_a_locked_database_is_a_message_not_a_traceback(app: NewTab, monkeypatch
     assert not at.exception
     assert any("locked" in e for e in texts(at, "error"))
     assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+
+
+def test_choosing_the_example_again_shows_it_again(app: NewTab) -> None:
+    at = type_layout(app(), "k1 k2 k3")
+    assert stored_game().table_layout == "k1 k2 k3"
+    at.radio(key="source").set_value("example").run()
+    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+    assert texts(at, "error") == []
