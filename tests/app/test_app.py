@@ -412,3 +412,17 @@ def test_choosing_the_example_again_shows_it_again(app: NewTab) -> None:
     at.radio(key="source").set_value("example").run()
     assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
     assert texts(at, "error") == []
+
+
+def test_a_scanned_rack_fills_in_the_rack(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Round").run()
+    reader.detections = scene_detections([["r5 k3 J"]])
+    at.selectbox(key="scan_seat").set_value(1)
+    at.file_uploader(key="rack_photo").set_value(("rack.jpg", photo_bytes(seed=9), "image/jpeg"))
+    at.run()
+    assert not at.exception
+    assert at.text_input(key="rack_1").value == "r5 k3 J"
+    assert texts(at, "caption")[-1] == "Player 1 went out."
+    preview = at.dataframe[0].value
+    assert dict(zip(preview["player"], preview["rack value"], strict=True)) == {"Player 1": 0, "Player 2": 38}
