@@ -228,8 +228,16 @@ def _names_from_yaml(text: str) -> list[str]:
     return names
 
 
-def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> dict:
+def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, classify: bool = False) -> dict:
+    """Per photo series, how the rows come out; with `classify`, the classifier reads the labelled boxes and
+    the correction is scored against the labels (misreads, doubtful marks, suggestions right or wrong)."""
     import cv2
+
+    classifier = None
+    if classify:
+        from vision.classifier import TileClassifier
+
+        classifier = TileClassifier(threads=1)
 
     names = _names_from_yaml((folder / "data.yaml").read_text())
     if sorted(names) != sorted(CLASS_NAMES):
@@ -245,10 +253,16 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> 
             continue
         height, width = frame.shape[:2]
         det = polygon_detections(label.read_text(), names, width, height, with_angle)
+        truth = det.class_id.copy()
+        if classifier is not None:
+            ids, scores, _ = classifier.classify(frame, det.xyxy)
+            det = det.with_readings(ids, scores, det.angle)
         # Polygons give each tile's axis but not which end is up: the rules pick each row's direction.
         layout = rebuild(det, image_size=(width, height), orientation_known=False)
         series = image_path.name.split("-")[0]
         counts = per_series.setdefault(series, Counter())
+        if classifier is not None:
+            _score_correction(layout, det, truth, counts)
         multi = [(s, v) for s, v in zip(layout.table, layout.verdicts, strict=True) if len(s) > 1]
         counts["photos"] += 1
         counts["tiles"] += len(det)
@@ -265,6 +279,19 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None) -> 
     return {k: dict(v) for k, v in per_series.items()}
 
 
+def _score_correction(layout: Layout, det: Detections, truth: np.ndarray, counts: Counter) -> None:
+    from assistant.tiles import class_id
+
+    for tile in layout.all_tiles():
+        misread = int(det.class_id[tile.index]) != int(truth[tile.index])
+        counts["misread"] += misread
+        counts["misread_doubtful"] += misread and tile.doubtful
+        counts["right_doubtful"] += (not misread) and tile.doubtful
+        if tile.suggestion is not None:
+            right = class_id(tile.suggestion) == int(truth[tile.index])
+            counts["suggestion_right" if right else "suggestion_wrong"] += 1
+
+
 # ------------------------------------------------------------------------------------------------- CLI
 
 
@@ -277,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="pretend no tile orientation is known (a set read backwards then counts)")
     parser.add_argument("--racks", action="store_true", help="also require racks to be found exactly")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("--classify", action="store_true",
+                        help="real-dev: read the labelled boxes with the classifier, score the correction")
     parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
     parser.add_argument("--show", type=int, default=10, help="failures to list")
     args = parser.parse_args(argv)
@@ -287,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
             results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit)
             _report_scenes(results, args.show)
         if args.real_dev:
-            _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate))
+            _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate, args.classify))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -328,6 +357,11 @@ def _report_real(per_series: dict[str, dict]) -> None:
               f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; "
               f"{c.get('loose', 0)} loose tiles; "
               f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}")
+        if "misread" in c or "suggestion_right" in c:
+            print(f"  classifier: {c.get('misread', 0)}/{c['tiles']} tiles misread, "
+                  f"{c.get('misread_doubtful', 0)} of them marked doubtful "
+                  f"(and {c.get('right_doubtful', 0)} right readings); suggestions: "
+                  f"{c.get('suggestion_right', 0)} right, {c.get('suggestion_wrong', 0)} wrong")
 
 
 if __name__ == "__main__":
