@@ -556,6 +556,10 @@ def round_ui(db: Storage, game: Game, rules: Rules) -> None:
 
 def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
     rounds = db.rounds(game.id)
+    ledger = support.ledger_of(rounds, [p.name for p in game.players], rules)
+    if ledger.finished:
+        st.success(f"Match over after {len(rounds)} rounds: {' and '.join(ledger.leaders())} won.")
+        return
     number = len(rounds) + 1
     st.subheader(f"Round {number}: racks at the end")
     rack_scan_ui(game, rules)

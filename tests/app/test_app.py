@@ -426,3 +426,17 @@ def test_a_scanned_rack_fills_in_the_rack(app: NewTab, reader: FakeReader) -> No
     assert texts(at, "caption")[-1] == "Player 1 went out."
     preview = at.dataframe[0].value
     assert dict(zip(preview["player"], preview["rack value"], strict=True)) == {"Player 1": 0, "Player 2": 38}
+
+
+def test_a_short_match_ends_after_three_rounds(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Game").run()
+    at.multiselect(key="new_variants").set_value(["short-match"])
+    at.text_input(key="new_players").input("Ann, Ben")
+    [b for b in at.button if b.label == "Create game"][0].click().run()
+    at.radio(key="screen").set_value("Round").run()
+    for number, rack in enumerate(["r5", "k9", "o1"], start=1):
+        at.text_input(key="rack_1").input(rack).run()
+        [b for b in at.button if b.label == f"Confirm round {number}"][0].click().run()
+    assert texts(at, "success") == ["Match over after 3 rounds: Ann won."]
+    assert not [b for b in at.button if b.label.startswith("Confirm")]
