@@ -548,10 +548,13 @@ def turn_result_ui(db: Storage, game: Game, rules: Rules) -> None:
 
 
 def round_ui(db: Storage, game: Game, rules: Rules) -> None:
-    round_entry_ui(db, game, rules)
-    if st.session_state.action_error:
-        st.error(st.session_state.action_error)
-    standings_ui(db, game, rules)
+    try:
+        round_entry_ui(db, game, rules)
+        if st.session_state.action_error:
+            st.error(st.session_state.action_error)
+        standings_ui(db, game, rules)
+    except InputError as error:  # a game stored under rules its players do not fit (e.g. partners)
+        st.error(f"This game cannot be scored: {error}")
 
 
 def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
@@ -711,6 +714,7 @@ def on_new_game(db: Storage) -> None:
             raise InputError(
                 f"{rules.label} is for {rules.min_players}–{rules.max_players} players, not {len(names)}"
             )
+        support.ledger_of([], names, rules)  # partnership play, repeated names: refused before storing
         game_id = db.create_game(name or "Table", preset, names, variants=variants, camera=camera)
     except (InputError, StorageError) as error:
         st.session_state.action_error = f"Game not created: {error}"

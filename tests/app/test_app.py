@@ -440,3 +440,22 @@ def test_a_short_match_ends_after_three_rounds(app: NewTab) -> None:
         [b for b in at.button if b.label == f"Confirm round {number}"][0].click().run()
     assert texts(at, "success") == ["Match over after 3 rounds: Ann won."]
     assert not [b for b in at.button if b.label.startswith("Confirm")]
+
+
+def test_partnership_needs_four_players(app: NewTab) -> None:
+    at = app()
+    at.radio(key="screen").set_value("Game").run()
+    at.multiselect(key="new_variants").set_value(["partnership"])
+    at.text_input(key="new_players").input("Ann, Ben, Cy")
+    [b for b in at.button if b.label == "Create game"][0].click().run()
+    assert any("partnership play needs 4 players" in e for e in texts(at, "error"))
+    at.text_input(key="new_players").input("Ann, Ben, Cy, Di")
+    [b for b in at.button if b.label == "Create game"][0].click().run()
+    at.radio(key="screen").set_value("Round").run()
+    for seat, rack in ((1, "r5"), (2, "k1"), (3, "o2")):
+        at.text_input(key=f"rack_{seat}").input(rack)
+    at.run()
+    [b for b in at.button if b.label == "Confirm round 1"][0].click().run()
+    assert not at.exception
+    standings = at.dataframe[-1].value
+    assert dict(zip(standings["player"], standings["total"], strict=True)) == {"Ann+Cy": 7, "Ben+Di": -7}
