@@ -443,9 +443,13 @@ def turn_ui(db: Storage, game: Game, rules: Rules) -> None:
     if pending is None:
         with st.container(border=True):
             st.markdown("**Start a turn** — stores the table as it is now.")
-            st.session_state.setdefault("turn_seat", game.turn_seat)
-            if st.session_state.turn_seat not in names:
+            # Follow whose turn it is in the database (another tab may have ended a turn).
+            if (
+                st.session_state.get("turn_seat_synced") != game.turn_seat
+                or st.session_state.get("turn_seat") not in names
+            ):
                 st.session_state.turn_seat = game.turn_seat
+                st.session_state.turn_seat_synced = game.turn_seat
             st.selectbox("Whose turn", list(names), format_func=names.get, key="turn_seat")
             st.text_input("Their rack (optional; blank: every new tile counts as theirs)", key="turn_rack")
             st.button("Start turn", on_click=on_start_turn, args=(db, game), type="primary")
@@ -517,6 +521,8 @@ def on_end_turn(db: Storage, game: Game, rules: Rules) -> None:
             agreed_layout=format_layout(after) if judged.legal else pending.before,
             next_seat=(pending.seat + 1) % len(fresh.players),
             opened=player.opened or (judged.legal and verdict.action == "play"),
+            # An illegal turn is put back: the table is the last agreed one again.
+            table_layout=None if judged.legal else pending.before,
         )
     except (InputError, StorageError) as error:
         st.session_state.action_error = f"Turn not judged: {error}"

@@ -341,10 +341,12 @@ class Storage:
         next_seat: int,
         opened: bool,
         ended_at: float | None = None,
+        table_layout: str | None = None,
     ) -> int:
         """Record the judged turn, the new agreed layout and whose turn is next, all or nothing.
 
         `started_at` names the pending turn being closed, so a second tab ending the same turn is refused.
+        `table_layout`, when given, replaces the layout seen on the table (an illegal turn is put back).
         Returns the turn's number.
 
         Raises:
@@ -393,6 +395,8 @@ class Storage:
                 "pending_started_at = NULL, agreed_layout = ?, turn_seat = ? WHERE id = ?",
                 (agreed_layout, next_seat, game_id),
             )
+            if table_layout is not None:
+                conn.execute("UPDATE games SET table_layout = ? WHERE id = ?", (table_layout, game_id))
         return number
 
     def turns(self, game_id: int) -> list[TurnRecord]:

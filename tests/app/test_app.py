@@ -234,6 +234,9 @@ def test_turn_judge_illegal_says_what_to_put_back_and_the_penalty(app: NewTab) -
     assert texts(at, "warning")[-1] == "Penalty: draw 1 tile."
     game = stored_game()
     assert game.agreed_layout == "r10 r11 r12"
+    assert game.table_layout == "r10 r11 r12"  # put back
+    assert at.text_area(key="layout_text").value == "r10 r11 r12"
+    assert at.selectbox(key="turn_seat").value == 1  # the next player's turn
     assert not game.player(0).opened
     # A second tab on the same game sees the same judged turn.
     other = app()
