@@ -40,6 +40,9 @@ class SceneResult:
     fully_visible: bool
     separable: bool = True
     errors: list[str] = field(default_factory=list)
+    rack_tiles_found: int = 0
+    rack_tiles_total: int = 0
+    table_tiles_on_racks: int = 0
 
 
 def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, list[int]]:
@@ -96,8 +99,12 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
     exact = right == len(truth_sets) and not extra_without_rack(extra, on_rack, check_racks) and loose_ok
     if check_racks:
         exact = exact and racks_right == len(truth_racks) and len(got_racks) == len(truth_racks)
+    reported_on_rack = {i for r in got_racks for i in r}
     return SceneResult(name, exact, right, len(truth_sets), racks_right, len(truth_racks), fully_visible,
-                       separable(scene, visible), errors)
+                       separable(scene, visible), errors,
+                       rack_tiles_found=len(reported_on_rack & on_rack & visible),
+                       rack_tiles_total=len(on_rack & visible),
+                       table_tiles_on_racks=len(reported_on_rack - on_rack))
 
 
 def _quad_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -147,8 +154,14 @@ def extra_without_rack(extra: list[list[int]], on_rack: set[int], check_racks: b
     return any(check_racks or any(i not in on_rack for i in s) for s in extra)
 
 
+def _load_frame(path: Path) -> np.ndarray | None:
+    import cv2
+
+    return cv2.imread(str(path))
+
+
 def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate: Path | None,
-                    limit: int | None) -> list[SceneResult]:
+                    limit: int | None, use_frames: bool = False) -> list[SceneResult]:
     files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not files:
         raise InputError(f"no scenes/*.json under {str(folder)!r} (render with python -m datasets.render)")
@@ -156,7 +169,8 @@ def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate:
     for path in files:
         scene = json.loads(path.read_text())
         det, keep = scene_detections(scene, with_angle)
-        layout = rebuild(det, image_size=(scene["width"], scene["height"]))
+        frame = _load_frame(folder / "images" / f"{path.stem}.jpg") if use_frames else None
+        layout = rebuild(det, image_size=(scene["width"], scene["height"]), frame=frame)
         result = score_scene(path.stem, scene, layout, keep, check_racks, either_direction=not with_angle)
         results.append(result)
         if annotate is not None and (not result.exact or len(results) <= 5):
@@ -304,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="pretend no tile orientation is known (a set read backwards then counts)")
     parser.add_argument("--racks", action="store_true", help="also require racks to be found exactly")
     parser.add_argument("--limit", type=int, help="only the first N scenes")
+    parser.add_argument("--frames", action="store_true", help="give the layout the images (racks' dark bar)")
     parser.add_argument("--classify", action="store_true",
                         help="real-dev: read the labelled boxes with the classifier, score the correction")
     parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
@@ -313,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --scenes DIR and/or --real-dev DIR")
     try:
         if args.scenes:
-            results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit)
+            results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit,
+                                      args.frames)
             _report_scenes(results, args.show)
         if args.real_dev:
             _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate, args.classify))
@@ -344,6 +360,14 @@ def _report_scenes(results: list[SceneResult], show: int) -> None:
     if racks_total:
         print(f"racks found (all their visible tiles, nothing else): {racks_right}/{racks_total} = "
               f"{racks_right / racks_total:.1%}")
+    rack_tiles = sum(r.rack_tiles_total for r in results)
+    if rack_tiles or any(r.table_tiles_on_racks for r in results):
+        found = sum(r.rack_tiles_found for r in results)
+        wrong = sum(r.table_tiles_on_racks for r in results)
+        table_tiles = sum(r.sets_total for r in results)
+        print(f"rack tiles reported on a rack: {found}/{rack_tiles} = {found / max(rack_tiles, 1):.1%}; "
+              f"table tiles put on a rack: {wrong} (in {sum(1 for r in results if r.table_tiles_on_racks)} "
+              f"scenes; {table_tiles} table sets in all)")
     for r in [r for r in results if not r.exact][:show]:
         flags = ("" if r.fully_visible else " [hidden tiles]") + ("" if r.separable else " [sets touch]")
         print(f"  {r.name}{flags}: " + "; ".join(r.errors[:4]))

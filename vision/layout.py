@@ -533,7 +533,7 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
 
 
 def _find_racks(
-    xyxy: np.ndarray, angles: np.ndarray, min_tiles: int = 10
+    xyxy: np.ndarray, angles: np.ndarray, gray: np.ndarray | None = None, min_tiles: int = 10
 ) -> list[tuple[list[int], list[int]]]:
     """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
 
@@ -554,17 +554,13 @@ def _find_racks(
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     lines = [line for line in _box_lines(xyxy, np.arange(n)) if len(line) >= 2]
-    racks: list[tuple[list[int], list[int]]] = []
-    used: set[int] = set()
+    # Candidate pairs of lines, one above the other, nearest first: a rack's two tiers are the closest
+    # pair (the table's rows behind a rack are further up).
     by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
+    candidates: list[tuple[float, int, int]] = []
     for a_pos, a in enumerate(by_top):
-        if a in used:
-            continue
-        upper = lines[a]
         for b in by_top[a_pos + 1:]:
-            if b in used:
-                continue
-            lower = lines[b]
+            upper, lower = lines[a], lines[b]
             height = float(np.median(wh[upper + lower, 1]))
             # Tiers stand a rack's depth apart: about a tile's real height, which a squat (foreshortened)
             # tile no longer shows, so its width stands in for it.
@@ -576,21 +572,48 @@ def _find_racks(
                 continue
             if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
                 continue
-            members = upper + lower
-            others = [i for i in range(n) if i not in set(members) and square[i]]
-            tier_shape = float(np.median(shape[members]))
-            standing = False
-            if len(others) >= 3:
-                reference = float(np.median(shape[others]))
-                ratio = tier_shape / reference
-                # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
-                # table): when the others do, they are the standing ones and this pair is table rows.
-                standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
-            if standing and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
-                racks.append((upper, lower))
-                used.update((a, b))
-                break
+            candidates.append((offset / height, a, b))
+    racks: list[tuple[list[int], list[int]]] = []
+    used: set[int] = set()
+    for _, a, b in sorted(candidates):
+        if a in used or b in used:
+            continue
+        upper, lower = lines[a], lines[b]
+        members = upper + lower
+        others = [i for i in range(n) if i not in set(members) and square[i]]
+        standing = False
+        if len(others) >= 3 and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
+            ratio = float(np.median(shape[members])) / float(np.median(shape[others]))
+            reference = float(np.median(shape[others]))
+            # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
+            # table): when the others do, they are the standing ones and this pair is table rows.
+            standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
+        # Seen from a player's side, standing and lying tiles may look alike; the rack itself does not:
+        # a dark bar right under the front tier.
+        if not standing and gray is not None and len(members) >= 6:
+            standing = _dark_bar_below(gray, xyxy, lower)
+        if standing:
+            racks.append((upper, lower))
+            used.update((a, b))
     return racks
+
+
+def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int]) -> bool:
+    """Whether a strip a third of a tile high right under these tiles is much darker than the frame."""
+    height, width = gray.shape[:2]
+    strips = []
+    for i in tier:
+        x1, y1, x2, y2 = xyxy[i]
+        depth = 0.35 * (y2 - y1)
+        top, bottom = int(round(y2)), int(round(y2 + depth))
+        left, right = int(round(x1)), int(round(x2))
+        if bottom <= top or right <= left or top >= height or bottom <= 0:
+            continue
+        strips.append(gray[max(0, top):min(height, bottom), max(0, left):min(width, right)].ravel())
+    if not strips or sum(s.size for s in strips) == 0:
+        return False
+    strip = float(np.median(np.concatenate(strips)))
+    return strip < 0.5 * float(np.median(gray)) and strip < 80
 
 
 def _line_slope(points: np.ndarray) -> float:
@@ -625,6 +648,7 @@ def group(
     params: LayoutParams | None = None,
     orientation_known: bool | None = None,
     judge: SetJudge | None = None,
+    frame: np.ndarray | None = None,
 ) -> Layout:
     """Sets (reading order), loose tiles and racks from detections: geometry, rules only for close calls.
 
@@ -638,6 +662,7 @@ def group(
             each set's reading direction.
         judge: tells whether detections (by index, in reading order) form a valid set; with it, steps
             too close to the gap limit to call are cut where the rules say (see `rebuild`).
+        frame: the image (BGR or grey); with it a rack is also told by the dark bar its tiles stand on.
     """
     params = params or LayoutParams()
     n = len(detections)
@@ -657,7 +682,13 @@ def group(
     if params.detect_racks:
         taken: set[int] = set()
         transposed = xyxy[:, [1, 0, 3, 2]]
-        for tiers in _find_racks(xyxy, angles) + _find_racks(transposed, angles - 90.0):
+        gray = None
+        if frame is not None:
+            gray = np.asarray(frame)
+            gray = gray.mean(axis=2) if gray.ndim == 3 else gray
+        found = _find_racks(xyxy, angles, gray)
+        found += _find_racks(transposed, angles - 90.0, None if gray is None else gray.T)
+        for tiers in found:
             if taken & set(tiers[0] + tiers[1]):
                 continue
             taken.update(tiers[0] + tiers[1])
@@ -785,6 +816,7 @@ def rebuild(
     params: LayoutParams | None = None,
     doubt_below: float = 0.6,
     orientation_known: bool | None = None,
+    frame: np.ndarray | None = None,
 ) -> Layout:
     """Sets and racks from detections, judged by the rules, runner-up readings proposed for doubtful tiles.
 
@@ -795,9 +827,10 @@ def rebuild(
         params: grouping tolerances.
         doubt_below: a reading scored under this is doubtful.
         orientation_known: see `group`.
+        frame: the image, for telling racks by their dark bar (see `group`).
     """
     from vision.correction import correct
 
     layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
-                   judge=set_judge(detections, rules, orientation_known))
+                   judge=set_judge(detections, rules, orientation_known), frame=frame)
     return correct(layout, detections, rules, doubt_below=doubt_below)

@@ -229,3 +229,19 @@ def test_two_loose_tiles_touching_at_different_angles_are_not_a_pair() -> None:
     b.add("r4", (300, 100), 2)
     b.add("r5", (331, 100), 3)  # a pair laid square: a set being started
     assert as_text(group(b.detections())) == "k3 | o9 | r4 r5"
+
+
+def test_rack_told_by_its_dark_bar_when_the_frame_is_given() -> None:
+    """Seen from a player's side, rack tiles look like table tiles; the dark bar under them does not."""
+    b = SceneBuilder()
+    upper = "k1 k5 b9 o3 J r12".split()
+    lower = "b11 k11 o12 o13 r3 r4".split()
+    b.row(" ".join(upper), (300, 500), 0.5)
+    b.row(" ".join(lower), (300, 500 + 0.8 * TILE_H), 0.5)  # the front tier hides the back tier's foot
+    frame = np.full((750, 1000, 3), 170, np.uint8)
+    bottom = int(max(box[3] for box in b.boxes))
+    frame[bottom:bottom + 15, 270:520] = 25  # the rack's front lip
+    assert group(b.detections(), image_size=(1000, 750)).racks == ()  # geometry alone cannot tell
+    layout = group(b.detections(), image_size=(1000, 750), frame=frame)
+    assert [t.token for t in layout.racks[0]] == upper + lower
+    assert layout.table == ()
