@@ -194,11 +194,12 @@ class TableTracker:
         self.watch = SettleWatch(frames=self.settle_frames)
 
     def update(self, detections: Detections, rules: Rules | None = None,
-               image_size: tuple[int, int] | None = None) -> TrackedFrame:
+               image_size: tuple[int, int] | None = None, frame: np.ndarray | None = None) -> TrackedFrame:
+        """Add one frame's detections (and optionally the frame, for racks); returns the stable view."""
         from vision.layout import rebuild
 
         voted = self.vote.update(detections)
-        layout = rebuild(voted, rules, image_size=image_size)
+        layout = rebuild(voted, rules, image_size=image_size, frame=frame)
         # A tile out of view (a hand over it) keeps the vote but not the settle count.
         settled = self.watch.update(table_signature(layout), in_view=self.vote.last_all_seen)
         return TrackedFrame(layout, voted, settled, self.watch.just_settled)
