@@ -160,9 +160,16 @@ class LayoutAnnotator:
                          outline=_rgb(WHITE), width=max(1, round(scale * 1.5)))
             draw.text((cx, cy), "?", font=small, fill=_rgb(INK), anchor="mm")
             if tile.suggestion is not None:
-                text = f"{tile.token} -> {tile.suggestion}?"
-                draw.text((cx + badge + 3, cy), text, font=small, fill=_rgb(AMBER), anchor="lm",
-                          stroke_width=max(2, round(2 * scale)), stroke_fill=_rgb(INK))
+                # The proposed reading in a pill on the tile's lower part: "maybe r6" (the raw reading
+                # stays in the set's label and verdict).
+                text = f"{tile.suggestion}?"
+                x1, y1, x2, y2 = tile.box
+                px, py = (x1 + x2) / 2, y2 - 0.22 * (y2 - y1)
+                bx0, by0, bx1, by1 = draw.textbbox((px, py), text, font=font, anchor="mm")
+                pad = max(3, round(3 * scale))
+                draw.rounded_rectangle((bx0 - pad, by0 - pad, bx1 + pad, by1 + pad), radius=pad + 2,
+                                       fill=_rgb(AMBER), outline=_rgb(INK), width=1)
+                draw.text((px, py), text, font=font, fill=_rgb(INK), anchor="mm")
 
         if self.show_summary:
             summary = self.summary(layout)
@@ -189,6 +196,9 @@ class LayoutAnnotator:
         doubtful = sum(t.doubtful for t in layout.all_tiles())
         if doubtful:
             parts.append(f"{doubtful} doubtful tile{'s' if doubtful > 1 else ''}")
+        if layout.suggestions:
+            count = len(layout.suggestions)
+            parts.append(f"{count} reading{'s' if count > 1 else ''} to check")
         parts.extend(layout.problems)
         return " · ".join(parts)
 
