@@ -317,35 +317,12 @@ def _chains(
     idx = np.flatnonzero(candidates)
     best_next: dict[int, tuple[float, int, float]] = {}
     best_prev: dict[int, tuple[float, int]] = {}
-    for pos, i in enumerate(idx):
-        for j in idx[pos + 1:]:
-            turn = abs(float(_wrap180((angles[i] - angles[j]) * 2) / 2))
-            if turn > params.max_turn:
-                continue
-            # Mean axis of the two tiles (mod 180, so an upside-down neighbour still lines up).
-            ref = angles[i] + float(_wrap180((angles[j] - angles[i]) * 2) / 4)
-            right, up = direction_vectors(ref)
-            d = centers[j] - centers[i]
-            distance = float(np.hypot(*d))
-            axis_vector = right if axis == "row" else -up
-            along = float(d @ axis_vector)
-            # Perspective shears a tile: its up is not square to the row it lies in, so the neighbour may sit
-            # off the tile's own right axis by up to `max_shear` degrees.
-            if distance == 0 or abs(along) < distance * math.cos(math.radians(params.max_shear)):
-                continue
-            col = 0 if axis == "row" else 1
-            size_along = (sizes[i, col] + sizes[j, col]) / 2
-            width = max(sizes[i, 0], sizes[j, 0])
-            step = distance / size_along
-            if step < 0.5 or distance - size_along > params.link_gap * width:
-                continue
-            first, second = (int(i), int(j)) if along > 0 else (int(j), int(i))
-            off_axis = math.sqrt(max(0.0, 1.0 - (along / distance) ** 2))
-            score = abs(step - 1.0) + off_axis
-            if score < best_next.get(first, (math.inf, -1, 0.0))[0]:
-                best_next[first] = (score, second, step)
-            if score < best_prev.get(second, (math.inf, -1))[0]:
-                best_prev[second] = (score, first)
+    for i, j, along, step, score in _link_candidates(idx, centers, angles, sizes, axis, params):
+        first, second = (i, j) if along > 0 else (j, i)
+        if score < best_next.get(first, (math.inf, -1, 0.0))[0]:
+            best_next[first] = (score, second, step)
+        if score < best_prev.get(second, (math.inf, -1))[0]:
+            best_prev[second] = (score, first)
     # A link counts when each tile is the other's best neighbour on that side (no branching).
     nexts = {first: (second, step) for first, (_, second, step) in best_next.items()
              if best_prev.get(second, (0.0, -1))[1] == first}
@@ -382,6 +359,47 @@ def _chains(
             turn = abs(float(_wrap180((angles[piece[0]] - angles[piece[-1]]) * 2)) / 2)
             chains.extend([[k] for k in piece] if len(piece) == 2 and turn > params.pair_turn else [piece])
     return chains
+
+
+def _link_candidates(
+    idx: np.ndarray, centers: np.ndarray, angles: np.ndarray, sizes: np.ndarray, axis: str,
+    params: LayoutParams,
+) -> list[tuple[int, int, float, float, float]]:
+    """Pairs (i < j in `idx` order) that may touch along `axis`: (i, j, along, step, score), all at once.
+
+    `along` is the signed distance along the pair's mean axis (which one comes first), `step` the centre
+    distance in tile sizes along that axis, `score` how good a neighbour (0 = touching, square on).
+    """
+    if len(idx) < 2:
+        return []
+    a = angles[idx]
+    c = centers[idx]
+    sz = sizes[idx]
+    half_turn = _wrap180((a[None, :] - a[:, None]) * 2)
+    turn = np.abs(half_turn) / 2
+    # Mean axis of the two tiles (mod 180, so an upside-down neighbour still lines up).
+    theta = np.radians(a[:, None] + half_turn / 4)
+    if axis == "row":
+        ax, ay = np.cos(theta), -np.sin(theta)
+    else:  # down the tile: minus its up
+        ax, ay = np.sin(theta), np.cos(theta)
+    d = c[None, :, :] - c[:, None, :]
+    distance = np.hypot(d[..., 0], d[..., 1])
+    along = d[..., 0] * ax + d[..., 1] * ay
+    col = 0 if axis == "row" else 1
+    size_along = (sz[:, None, col] + sz[None, :, col]) / 2
+    width = np.maximum(sz[:, None, 0], sz[None, :, 0])
+    step = distance / size_along
+    upper = np.triu(np.ones((len(idx), len(idx)), bool), k=1)
+    # Perspective shears a tile: its up is not square to the row it lies in, so the neighbour may sit
+    # off the tile's own right axis by up to `max_shear` degrees.
+    ok = (upper & (turn <= params.max_turn) & (distance > 0)
+          & (np.abs(along) >= distance * math.cos(math.radians(params.max_shear)))
+          & (step >= 0.5) & (distance - size_along <= params.link_gap * width))
+    off_axis = np.sqrt(np.clip(1.0 - (along / np.maximum(distance, 1e-9)) ** 2, 0.0, None))
+    score = np.abs(step - 1.0) + off_axis
+    return [(int(idx[p]), int(idx[q]), float(along[p, q]), float(step[p, q]), float(score[p, q]))
+            for p, q in np.argwhere(ok)]
 
 
 def _typical_step(path: list[int], nexts: dict[int, tuple[int, float]], angles: np.ndarray,
@@ -502,25 +520,24 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
     wh = xyxy[:, 2:] - xyxy[:, :2]
     best_next: dict[int, tuple[float, int]] = {}
     best_prev: dict[int, tuple[float, int]] = {}
-    for i in members:
-        for j in members:
-            if centers[j, 0] <= centers[i, 0]:
-                continue
-            height = (wh[i, 1] + wh[j, 1]) / 2
-            width = min(wh[i, 0], wh[j, 0])
-            dy = abs(centers[j, 1] - centers[i, 1])
-            gap = xyxy[j, 0] - xyxy[i, 2]
-            # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
-            slack = 0.4 * height + 0.27 * abs(centers[j, 0] - centers[i, 0])
-            if dy > slack or not -0.6 * width < gap < 3.2 * width:
-                continue
-            if not 0.6 < wh[i, 1] / wh[j, 1] < 1.6:
-                continue
-            score = abs(gap) + 3 * dy
-            if score < best_next.get(int(i), (math.inf, -1))[0]:
-                best_next[int(i)] = (score, int(j))
-            if score < best_prev.get(int(j), (math.inf, -1))[0]:
-                best_prev[int(j)] = (score, int(i))
+    m = np.asarray(members, dtype=int)
+    c, box, size = centers[m], xyxy[m], wh[m]
+    dx = c[None, :, 0] - c[:, None, 0]
+    dy = np.abs(c[None, :, 1] - c[:, None, 1])
+    height = (size[:, None, 1] + size[None, :, 1]) / 2
+    width = np.minimum(size[:, None, 0], size[None, :, 0])
+    gap = box[None, :, 0] - box[:, None, 2]
+    ratio = size[:, None, 1] / np.maximum(size[None, :, 1], 1e-9)
+    # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
+    ok = ((dx > 0) & (dy <= 0.4 * height + 0.27 * np.abs(dx)) & (gap > -0.6 * width) & (gap < 3.2 * width)
+          & (ratio > 0.6) & (ratio < 1.6))
+    score = np.abs(gap) + 3 * dy
+    for p, q in np.argwhere(ok):
+        i, j, value = int(m[p]), int(m[q]), float(score[p, q])
+        if value < best_next.get(i, (math.inf, -1))[0]:
+            best_next[i] = (value, j)
+        if value < best_prev.get(j, (math.inf, -1))[0]:
+            best_prev[j] = (value, i)
     nexts = {i: j for i, (_, j) in best_next.items() if best_prev.get(j, (0.0, -1))[1] == i}
     starts = [int(i) for i in members if int(i) not in set(nexts.values())]
     lines = []
