@@ -612,25 +612,38 @@ def _find_racks(
         if standing:
             racks.append((upper, lower))
             used.update((a, b))
+    if gray is not None:
+        # A rack whose back tier is empty (or hidden): one long tier on a dark bar, the table bright above.
+        for k, line in enumerate(lines):
+            if k in used or len(line) < 5:
+                continue
+            if _dark_bar_below(gray, xyxy, line) and _strip_brightness(gray, xyxy, line, above=True) > 100:
+                racks.append((line, []))
+                used.add(k)
     return racks
 
 
-def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int]) -> bool:
-    """Whether a strip a third of a tile high right under these tiles is much darker than the frame."""
+def _strip_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], above: bool = False) -> float:
+    """Median brightness of a strip a third of a tile high right under (or over) these tiles."""
     height, width = gray.shape[:2]
     strips = []
     for i in tier:
         x1, y1, x2, y2 = xyxy[i]
         depth = 0.35 * (y2 - y1)
-        top, bottom = int(round(y2)), int(round(y2 + depth))
+        top, bottom = (y1 - depth, y1) if above else (y2, y2 + depth)
+        top, bottom = int(round(top)), int(round(bottom))
         left, right = int(round(x1)), int(round(x2))
         if bottom <= top or right <= left or top >= height or bottom <= 0:
             continue
         strips.append(gray[max(0, top):min(height, bottom), max(0, left):min(width, right)].ravel())
-    if not strips or sum(s.size for s in strips) == 0:
-        return False
-    strip = float(np.median(np.concatenate(strips)))
-    return strip < 0.5 * float(np.median(gray)) and strip < 80
+    values = np.concatenate(strips) if strips else np.zeros(0)
+    return float(np.median(values)) if values.size else math.nan
+
+
+def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int]) -> bool:
+    """Whether a strip a third of a tile high right under these tiles is much darker than the frame."""
+    strip = _strip_brightness(gray, xyxy, tier)
+    return bool(strip < 0.5 * float(np.median(gray)) and strip < 80)
 
 
 def _line_slope(points: np.ndarray) -> float:
@@ -644,7 +657,7 @@ def _rack_order(tiers: tuple[list[int], list[int]], centers: np.ndarray, angles:
     """A rack's tiles as its owner reads them: upper (back) tier first, each tier along the tiles' right."""
     up_angle = circular_mean(angles[tiers[0] + tiers[1]], 360.0)
     right, up = direction_vectors(up_angle)
-    ordered = sorted(tiers, key=lambda tier: -float((centers[tier] @ up).mean()))
+    ordered = sorted((tier for tier in tiers if tier), key=lambda tier: -float((centers[tier] @ up).mean()))
     return [i for tier in ordered for i in sorted(tier, key=lambda k: float(centers[k] @ right))]
 
 
