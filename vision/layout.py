@@ -1,22 +1,25 @@
 """From a bag of detected tiles to a table: sets in reading order, loose tiles, racks.
 
-Geometry only needs the boxes and, when the classifier gives it, each tile's "up" direction
+Geometry needs the boxes and, when the classifier gives it, each tile's "up" direction
 (`Detections.angle`, degrees counter-clockwise, 0 upright). The steps:
 
-1. Each tile's orientation: the detector's angle, or (when no angle is known) the box's aspect for
-   "standing or lying sideways" and the direction to the nearest neighbour for the tilt.
-2. Each tile's own width and height, recovered from its axis-aligned box and orientation, so that
-   perspective (near tiles bigger than far ones) is handled pair by pair.
-3. Links between neighbours that touch side by side (a row) with a gap under `gap_fraction` of a tile's
-   width; chains of links are sets. Tiles left alone may chain top to bottom (tiles stacked in a column,
-   as in some photos) before they are called loose.
-4. Racks: long chains of foreshortened tiles in two tight parallel tiers near an image edge.
-5. Reading order: along the tiles' own "right" direction, so a set seen from across the table (tiles
-   upside-down) reads in the players' order, not the camera's.
+1. Each tile's orientation: the classifier's angle, or (no angle known) the box's aspect for "upright or
+   sideways" and the direction to the nearest neighbour for the tilt.
+2. Each tile's own width and height, recovered from its axis-aligned box and orientation.
+3. Links between neighbours side by side along the tiles' right direction (perspective may shear a row
+   off it by up to `max_shear`), each tile keeping its best neighbour on either side; chains of links.
+4. Cuts: a chain is cut where a step between centres is longer than the steps around it by
+   `gap_fraction` of a tile (the chain is its own ruler, so perspective and size estimates cancel out);
+   a tile pushed onto its neighbour is not a gap; steps too close to call are decided by the rules
+   (`rebuild` passes a judge: the cut that leaves more tiles in valid sets wins). Tiles left alone may
+   chain top to bottom (tiles stacked in a column, as in some photos) before they are called loose.
+5. Racks: two tiers of standing tiles one right behind the other, told by a shape unlike the lying
+   tiles' (foreshortening) or, given the frame, by the dark bar under the front tier.
+6. Reading order: along the tiles' own right direction, so a set seen from across the table (tiles
+   upside-down) reads in the players' order, not the camera's. Without orientations, the rules pick.
 
 `rebuild` adds the rules: each set's verdict and the correction of doubtful readings (`vision.correction`).
 """
-
 from __future__ import annotations
 
 import math
@@ -706,7 +709,7 @@ def group(
         orientation_known = any_angle
     # Angles known only up to a half turn (a polygon's long side) still give each tile's axis.
     angles = given.copy() if any_angle else estimate_angles(xyxy)
-    sizes, aspect = tile_sizes(xyxy, angles)
+    sizes, _ = tile_sizes(xyxy, angles)
 
     rack_groups: list[list[int]] = []
     if params.detect_racks:
