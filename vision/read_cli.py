@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -79,7 +80,8 @@ def read_document(
     layout = None
     layout_module = _layout_module()
     if layout_module is not None:
-        layout = layout_module.rebuild(detections, rules, image_size=(width, height))
+        extra = {"frame": frame} if "frame" in inspect.signature(layout_module.rebuild).parameters else {}
+        layout = layout_module.rebuild(detections, rules, image_size=(width, height), **extra)
         document.update(layout.to_json())
     return document, layout
 
@@ -91,8 +93,11 @@ def describe(document: dict[str, Any]) -> str:
     for number, entry in enumerate(document["table"], start=1):
         verdict = "valid" if entry.get("valid") else f"not valid ({entry.get('reason') or 'unknown'})"
         lines.append(f"  set {number}: {' '.join(entry['tiles'])}: {verdict}")
+        for suggestion in entry.get("suggestions", []):
+            lines.append(f"    ? {suggestion['raw']} may be {suggestion['proposed']}: {suggestion['reason']}")
     for number, rack in enumerate(document["racks"], start=1):
         lines.append(f"  rack {number}: {' '.join(rack)}")
+    lines.extend(f"  problem: {problem}" for problem in document.get("problems", []))
     return "\n".join(lines)
 
 

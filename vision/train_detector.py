@@ -161,7 +161,8 @@ def export(weights: Path, imgsz: int, target: Path, config_dir: Path) -> Path:
         YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False)
     )
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(exported, target)
+    if exported.resolve() != target.resolve():
+        shutil.copyfile(exported, target)
     print(f"exported {weights} -> {target} ({target.stat().st_size / 1e6:.1f} MB)", flush=True)
     return target
 
