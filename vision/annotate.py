@@ -34,7 +34,7 @@ def _rgb(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
 def set_label(index: int, tiles: tuple[PlacedTile, ...], verdict: Any) -> str:
     """`3 · red 4-5-6 · 15` for a valid set, `3 · gap between 5 and 7` for an invalid one."""
     if len(tiles) == 1:
-        return f"{index} · loose tile"
+        return f"{index} · loose"
     if verdict is None:
         return f"{index} · not judged" if all(t.tile for t in tiles) else f"{index} · a tile was not read"
     if verdict.valid:

@@ -43,7 +43,7 @@ def test_labels_say_what_a_set_is_or_why_not() -> None:
     layout = rebuild(scene())
     assert set_label(1, layout.table[0], layout.verdicts[0]) == "1 · red 1-2-3 · 6"
     assert "9" in set_label(2, layout.table[1], layout.verdicts[1])
-    assert set_label(3, layout.table[2], layout.verdicts[2]) == "3 · loose tile"
+    assert set_label(3, layout.table[2], layout.verdicts[2]) == "3 · loose"
     summary = LayoutAnnotator.summary(layout)
     assert summary.startswith("2 sets: 1 valid, 1 invalid") and "1 loose tile" in summary
 
