@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from layout_scenes import TILE_H, TILE_W, SceneBuilder
 
 from assistant.tiles import format_layout
@@ -245,3 +247,29 @@ def test_rack_told_by_its_dark_bar_when_the_frame_is_given() -> None:
     layout = group(b.detections(), image_size=(1000, 750), frame=frame)
     assert [t.token for t in layout.racks[0]] == upper + lower
     assert layout.table == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    angle=st.floats(-180, 180),
+    scale=st.floats(0.6, 2.5),
+    set_gap=st.floats(0.3, 1.5),
+    lengths=st.lists(st.integers(3, 6), min_size=1, max_size=4),
+)
+def test_rows_come_out_the_same_at_any_turn_and_scale(
+    angle: float, scale: float, set_gap: float, lengths: list[int]
+) -> None:
+    """Runs laid in two rows with gaps, turned and scaled as a whole, rebuild to the same sets."""
+    at = frame_point((800, 800), angle)
+    b = SceneBuilder()
+    expected, x, row = [], 0.0, 0
+    colors = "rbko"
+    for n, length in enumerate(lengths):
+        tokens = [f"{colors[n % 4]}{k}" for k in range(1 + 3 * (n // 4), 1 + 3 * (n // 4) + length)]
+        start = at(scale * (x - 300), scale * row * 1.5 * TILE_H)
+        b.row(" ".join(tokens), start, angle, gap=1.0, scale=scale)
+        expected.append(" ".join(tokens))
+        x += length * (TILE_W + 1) + set_gap * TILE_W
+        if n == 1:
+            x, row = 0.0, 1
+    assert sorted(as_text(group(b.detections())).split(" | ")) == sorted(expected)
