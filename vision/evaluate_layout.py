@@ -43,6 +43,7 @@ class SceneResult:
     rack_tiles_found: int = 0
     rack_tiles_total: int = 0
     table_tiles_on_racks: int = 0
+    table_tiles_total: int = 0
 
 
 def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, list[int]]:
@@ -104,7 +105,8 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
                        separable(scene, visible), errors,
                        rack_tiles_found=len(reported_on_rack & on_rack & visible),
                        rack_tiles_total=len(on_rack & visible),
-                       table_tiles_on_racks=len(reported_on_rack - on_rack))
+                       table_tiles_on_racks=len(reported_on_rack - on_rack),
+                       table_tiles_total=len(visible - on_rack))
 
 
 def _quad_distance(a: np.ndarray, b: np.ndarray) -> float:
@@ -364,10 +366,10 @@ def _report_scenes(results: list[SceneResult], show: int) -> None:
     if rack_tiles or any(r.table_tiles_on_racks for r in results):
         found = sum(r.rack_tiles_found for r in results)
         wrong = sum(r.table_tiles_on_racks for r in results)
-        table_tiles = sum(r.sets_total for r in results)
+        table_tiles = sum(r.table_tiles_total for r in results)
         print(f"rack tiles reported on a rack: {found}/{rack_tiles} = {found / max(rack_tiles, 1):.1%}; "
-              f"table tiles put on a rack: {wrong} (in {sum(1 for r in results if r.table_tiles_on_racks)} "
-              f"scenes; {table_tiles} table sets in all)")
+              f"table tiles put on a rack: {wrong}/{table_tiles} "
+              f"(in {sum(1 for r in results if r.table_tiles_on_racks)} scenes)")
     for r in [r for r in results if not r.exact][:show]:
         flags = ("" if r.fully_visible else " [hidden tiles]") + ("" if r.separable else " [sets touch]")
         print(f"  {r.name}{flags}: " + "; ".join(r.errors[:4]))
