@@ -1,10 +1,11 @@
 """Train the crop classifier on rendered scenes and export it to ONNX (torch needed; inference is not).
 
-Recipe (the shipped model, see models/README.md "Crop classifier"):
+Recipe (the shipped model, see models/README.md "Crop classifier"; renderer as of commit bcec240):
 
-    python -m datasets.render --out data/render-cls --count 2000 --seed 11
-    python -m vision.train_classifier --render data/render-cls --crops data/cls_crops.npz \\
-        --out models/tile_classifier.onnx --epochs 14 --seed 0
+    python -m datasets.render --out data/render-cls2 --count 1000 --seed 11
+    python -m vision.train_classifier --render data/render-cls2 --max-scenes 1000 --copies 3 \
+        --crops data/cls_crops.npz --out models/tile_classifier.onnx \
+        --epochs 12 --batch-size 64 --lr 2e-3 --seed 0
 
 Crops are cut once with `vision.crops.cut_crop` around jittered ground-truth boxes (imitating detector
 boxes) and cached in `--crops`; training adds rotations by quarter turns, light/colour/blur/noise changes
@@ -38,26 +39,44 @@ BOX_JITTER_MAX = 0.12
 
 
 def _scene_tiles(scene: dict[str, Any]) -> Iterator[tuple[int, tuple[float, float, float, float], float]]:
-    """(class id, xyxy box, angle) of every tile in a renderer scene record."""
+    """(class id, xyxy box, angle) of each labelled tile (those a detector is trained to find) of a scene."""
     for tile in scene["tiles"]:
+        if not tile.get("labelled", True):
+            continue
         cls = tile["class"]
         class_id = CLASS_INDEX[cls] if isinstance(cls, str) else int(cls)
         x1, y1, x2, y2 = (float(v) for v in tile["box"])
         yield class_id, (x1, y1, x2, y2), float(tile.get("angle", 0.0))
 
 
-def jitter_box(box: tuple[float, float, float, float], rng: np.random.Generator) -> np.ndarray:
-    """The box with each edge moved by noise proportional to the box size, as a detector's box would be."""
+def jitter_box(
+    box: tuple[float, float, float, float], rng: np.random.Generator, side_extend: float = 0.0
+) -> np.ndarray:
+    """The box with each edge moved by noise proportional to the box size, as a detector's box would be.
+
+    With `side_extend` > 0, half of the boxes also get one edge pushed out by up to that fraction of the
+    box's size: the visible side (thickness) of a tile that some boxes include (real-dev outlines do).
+    """
     x1, y1, x2, y2 = box
     width, height = x2 - x1, y2 - y1
     noise = np.clip(rng.normal(0.0, BOX_JITTER, 4), -BOX_JITTER_MAX, BOX_JITTER_MAX)
+    if side_extend > 0 and rng.random() < 0.5:
+        edge = int(rng.integers(0, 4))
+        noise[edge] += (1.0 if edge >= 2 else -1.0) * rng.uniform(0.0, side_extend)
     return np.array(
         [x1 + noise[0] * width, y1 + noise[1] * height, x2 + noise[2] * width, y2 + noise[3] * height]
     )
 
 
-def build_crop_dataset(render_dirs: list[Path], seed: int, copies: int = 1) -> dict[str, np.ndarray]:
-    """Cut `copies` jittered crops per tile from rendered scenes (`images/`, `scenes/`).
+def build_crop_dataset(
+    render_dirs: list[Path],
+    seed: int,
+    copies: int = 1,
+    max_scenes: int | None = None,
+    side_extend: float = 0.0,
+) -> dict[str, np.ndarray]:
+    """Cut `copies` jittered crops per tile from rendered scenes (`images/`, `scenes/`), using the scenes
+    numbered below `max_scenes` of each folder (all when None).
 
     Returns arrays: crops (n,S,S,3) uint8 BGR, class_id (n,), angle (n,) degrees CCW, scene (n,) index.
     """
@@ -69,6 +88,10 @@ def build_crop_dataset(render_dirs: list[Path], seed: int, copies: int = 1) -> d
     scene_count = 0
     for render_dir in render_dirs:
         scene_files = sorted((render_dir / "scenes").glob("*.json"))
+        if max_scenes is not None:
+            scene_files = [f for f in scene_files if int(f.stem) < max_scenes]
+            if len(scene_files) != max_scenes:
+                raise SystemExit(f"{render_dir} has {len(scene_files)} of the first {max_scenes} scenes")
         if not scene_files:
             raise SystemExit(f"no scenes/*.json under {render_dir}")
         for scene_file in scene_files:
@@ -79,7 +102,7 @@ def build_crop_dataset(render_dirs: list[Path], seed: int, copies: int = 1) -> d
                 raise SystemExit(f"cannot read {image_path}")
             for class_id, box, angle in _scene_tiles(scene):
                 for _ in range(copies):
-                    crops.append(cut_crop(image, jitter_box(box, rng)))
+                    crops.append(cut_crop(image, jitter_box(box, rng, side_extend)))
                     class_ids.append(class_id)
                     angles.append(angle)
                     scene_index.append(scene_count)
@@ -153,33 +176,54 @@ def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
 # ---------------------------------------------------------------- augmentation
 
 
-def augment_batch(crops_bgr: Any, angles: Any, generator: Any) -> tuple[Any, Any]:
-    """Quarter-turn rotations plus photometric noise on a uint8 (n,S,S,3) BGR batch.
+def augment_batch(crops_bgr: Any, angles: Any, generator: Any, intrude: float = 0.0) -> tuple[Any, Any]:
+    """Quarter-turn rotations plus light, colour, resolution, blur and noise changes on a uint8 (n,S,S,3)
+    BGR batch. Returns the model input (n,3,S,S) in [-1,1] (RGB, as `crops_to_batch`) and the turned angles.
 
-    Returns the model input (n,3,S,S) float in [-1,1] (RGB, as `crops_to_batch`) and the rotated angles.
+    Written for one CPU thread: few full passes over the batch (the tone curve is a per-crop lookup table).
     """
     import torch
     import torch.nn.functional as F
 
     n = crops_bgr.shape[0]
-    x = crops_bgr.flip(-1).permute(0, 3, 1, 2).float() / 255.0  # RGB, 0-1
-    turns = torch.randint(0, 4, (n,), generator=generator)
-    rotated = torch.empty_like(x)
-    for k in range(4):
-        mask = turns == k
-        if mask.any():
-            # torch.rot90 over (H, W) turns the picture counter-clockwise: the tile's up gains 90 deg per k.
-            rotated[mask] = torch.rot90(x[mask], k, dims=(2, 3))
-    x = rotated
-    angles = (angles + 90.0 * turns.float()) % 360.0
 
     def uniform(low: float, high: float, *shape: int) -> torch.Tensor:
         return low + (high - low) * torch.rand(*shape, generator=generator)
 
+    # Tone curve per crop (gamma 0.75-1.35), applied while converting uint8 to float 0-1.
+    gamma = torch.exp(uniform(np.log(0.75), np.log(1.35), n, 1))
+    lut = (torch.arange(256, dtype=torch.float32)[None, :] / 255.0) ** gamma  # (n, 256)
+    rgb = crops_bgr.permute(0, 3, 1, 2).flip(1).reshape(n, -1).long()
+    x = torch.gather(lut, 1, rgb).reshape(n, 3, crops_bgr.shape[1], crops_bgr.shape[2])
+
+    turns = torch.randint(0, 4, (n,), generator=generator)
+    for k in range(1, 4):
+        mask = turns == k
+        if mask.any():
+            # torch.rot90 over (H, W) turns the picture counter-clockwise: the tile's up gains 90 deg per k.
+            x[mask] = torch.rot90(x[mask], k, dims=(2, 3))
+    angles = (angles + 90.0 * turns.float()) % 360.0
+
+    # Neighbour intrusion: for a share `intrude` of the batch, a strip from the middle of another crop
+    # (digits of a tightly packed neighbour) replaces the left or right edge (any side after the turns).
+    intruded = torch.rand(n, generator=generator) < intrude
+    if intruded.any():
+        rows = intruded.nonzero().squeeze(1)
+        donors = x[torch.randint(0, n, (len(rows),), generator=generator)]
+        size = x.shape[3]
+        strip = int(torch.randint(size // 10, size // 3, (1,), generator=generator))
+        start = (
+            size // 2 - strip // 2 + int(torch.randint(-size // 8, size // 8 + 1, (1,), generator=generator))
+        )
+        if bool(torch.rand(1, generator=generator) < 0.5):
+            x[rows, :, :, :strip] = donors[:, :, :, start : start + strip]
+        else:
+            x[rows, :, :, size - strip :] = donors[:, :, :, start : start + strip]
+
     # Low resolution (small far tiles): down to a random size and back, for about a third of the batch.
     low_res = torch.rand(n, generator=generator) < 0.35
     if low_res.any():
-        side = int(torch.randint(14, 40, (1,), generator=generator))
+        side = int(torch.randint(20, 44, (1,), generator=generator))
         small = F.interpolate(x[low_res], size=(side, side), mode="area")
         x[low_res] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
     # Blur (focus) for a fifth.
@@ -188,18 +232,19 @@ def augment_batch(crops_bgr: Any, angles: Any, generator: Any) -> tuple[Any, Any
         kernel = torch.tensor([1.0, 2.0, 1.0]) / 4.0
         kernel2d = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3).contiguous()
         x[blurred] = F.conv2d(F.pad(x[blurred], (1, 1, 1, 1), mode="replicate"), kernel2d, groups=3)
-    # Light: brightness, contrast, white balance (small per-channel gains: red/orange must stay apart),
-    # saturation, gamma.
-    gray = x.mean(dim=1, keepdim=True)
+    # Saturation, then contrast, brightness and white balance as one affine map per crop and channel.
+    # The channel gains stay small: red/orange and black/blue must stay apart.
     saturation = uniform(0.7, 1.3, n, 1, 1, 1)
-    x = gray + (x - gray) * saturation
+    x = torch.lerp(x.mean(dim=1, keepdim=True), x, saturation)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    x = (x - mean) * uniform(0.7, 1.3, n, 1, 1, 1) + mean
-    x = x * uniform(0.65, 1.25, n, 1, 1, 1) * uniform(0.92, 1.08, n, 3, 1, 1)
-    x = x.clamp(0.0, 1.0) ** uniform(0.8, 1.25, n, 1, 1, 1)
-    x = x + torch.randn(x.shape, generator=generator) * uniform(0.0, 0.04, n, 1, 1, 1)
-    x = x.clamp(0.0, 1.0)
-    return (x * 255.0 - 127.5) / 127.5, angles
+    contrast = uniform(0.7, 1.3, n, 1, 1, 1)
+    gain = uniform(0.65, 1.25, n, 1, 1, 1) * uniform(0.92, 1.08, n, 3, 1, 1)
+    x = torch.addcmul(mean * (1.0 - contrast) * gain, x, contrast * gain)
+    # Sensor/JPEG-like noise, drawn at half resolution (cheap, slightly blotchy like real noise).
+    half = torch.randn((n, 3, x.shape[2] // 2, x.shape[3] // 2), generator=generator)
+    half.mul_(uniform(0.0, 0.04, n, 1, 1, 1))
+    x.add_(F.interpolate(half, scale_factor=2.0, mode="nearest")).clamp_(0.0, 1.0)
+    return x.mul_(2.0).sub_(1.0), angles
 
 
 # ---------------------------------------------------------------- training
@@ -235,6 +280,8 @@ def train(
     width: int = 16,
     lr: float = 3e-3,
     val_every: int = 20,
+    checkpoint: Path | None = None,
+    intrude: float = 0.0,
 ) -> Any:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch)."""
     import torch
@@ -266,7 +313,7 @@ def train(
         loss_sum = 0.0
         for step in range(steps_per_epoch):
             index = order[step * batch_size : (step + 1) * batch_size]
-            inputs, angles = augment_batch(train_crops[index], train_angles[index], generator)
+            inputs, angles = augment_batch(train_crops[index], train_angles[index], generator, intrude)
             angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
             class_logits, angle_logits = model(inputs)
             loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
@@ -291,6 +338,8 @@ def train(
             f"{float((angle_err > 45).mean()):.4f}, {time.time() - started:.0f}s",
             flush=True,
         )
+        if checkpoint is not None:
+            torch.save({"epoch": epoch + 1, "width": width, "state": model.state_dict()}, checkpoint)
     model.eval()
     return model
 
@@ -356,43 +405,39 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m vision.train_classifier", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
-        "--render", type=Path, action="append", required=True, help="renderer output dir (repeatable)"
+        "--render", type=Path, action="append", default=[], help="renderer output dir (repeatable)"
     )
+    parser.add_argument("--max-scenes", type=int, default=None, help="use scenes 0..N-1 of each --render dir")
     parser.add_argument(
         "--crops", type=Path, default=Path("data/cls_crops.npz"), help="crop cache (made if absent)"
     )
-    parser.add_argument("--copies", type=int, default=1, help="jittered crops per rendered tile")
+    parser.add_argument("--copies", type=int, default=3, help="jittered crops per rendered tile")
+    parser.add_argument(
+        "--side-extend",
+        type=float,
+        default=0.0,
+        help="push one box edge out by up to this fraction (half the crops)",
+    )
     parser.add_argument("--out", type=Path, default=Path("models/tile_classifier.onnx"))
-    parser.add_argument("--epochs", type=int, default=14)
-    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer")
-    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--intrude", type=float, default=0.0, help="share of crops given a neighbour's strip")
+    parser.add_argument(
+        "--checkpoint", type=Path, default=Path("data/cls_checkpoint.pt"), help="saved each epoch"
+    )
+    parser.add_argument(
+        "--export-only", action="store_true", help="export --checkpoint to --out, no training"
+    )
     args = parser.parse_args(argv)
 
     import torch
 
     torch.set_num_threads(args.threads)
     started = time.time()
-    if args.crops.exists():
-        with np.load(args.crops) as cached:
-            data = {key: cached[key] for key in cached.files}
-        print(f"loaded {len(data['crops'])} crops from {args.crops}", flush=True)
-    else:
-        data = build_crop_dataset(args.render, seed=args.seed, copies=args.copies)
-        args.crops.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(args.crops, **data)
-        print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
-    counts = np.bincount(data["class_id"], minlength=len(CLASS_NAMES))
-    print(
-        f"crops per class: min {counts.min()} ({CLASS_NAMES[counts.argmin()]}), max {counts.max()}",
-        flush=True,
-    )
-
-    model = train(
-        data, epochs=args.epochs, seed=args.seed, batch_size=args.batch_size, width=args.width, lr=args.lr
-    )
     metadata = {
         "crop_size": str(CROP_SIZE),
         "crop_margin": str(CROP_MARGIN),
@@ -403,7 +448,46 @@ def main(argv: list[str] | None = None) -> int:
             ["python -m vision.train_classifier", *(argv if argv is not None else sys.argv[1:])]
         ),
     }
-    export_onnx(model, args.out, metadata)
+    if args.export_only:
+        saved = torch.load(args.checkpoint)
+        model = build_model(width=saved["width"])
+        model.load_state_dict(saved["state"])
+        export_onnx(model.eval(), args.out, metadata | {"epochs_trained": str(saved["epoch"])})
+        return 0
+    if args.crops.exists():
+        with np.load(args.crops) as cached:
+            data = {key: cached[key] for key in cached.files}
+        print(f"loaded {len(data['crops'])} crops from {args.crops}", flush=True)
+    else:
+        if not args.render:
+            parser.error("--render is needed to cut the crop cache")
+        data = build_crop_dataset(
+            args.render,
+            seed=args.seed,
+            copies=args.copies,
+            max_scenes=args.max_scenes,
+            side_extend=args.side_extend,
+        )
+        args.crops.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(args.crops, **data)
+        print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
+    counts = np.bincount(data["class_id"], minlength=len(CLASS_NAMES))
+    print(
+        f"crops per class: min {counts.min()} ({CLASS_NAMES[counts.argmin()]}), max {counts.max()}",
+        flush=True,
+    )
+
+    model = train(
+        data,
+        epochs=args.epochs,
+        seed=args.seed,
+        batch_size=args.batch_size,
+        width=args.width,
+        lr=args.lr,
+        checkpoint=args.checkpoint,
+        intrude=args.intrude,
+    )
+    export_onnx(model, args.out, metadata | {"epochs_trained": str(args.epochs)})
     print(f"total {math.ceil((time.time() - started) / 60)} min", flush=True)
     return 0
 
