@@ -200,61 +200,61 @@ def number_mask(
 
 @functools.cache
 def joker_mask(size: int, variant: int) -> np.ndarray:
-    """A joker face in a circle, `size` pixels square; `variant` picks small drawing differences."""
-    scale = 3
+    """The joker's moon face in a ring, `size` pixels square; `variant` (0-3) picks small differences.
+
+    Drawn after real-dev crops: a thick ring filling most of the tile width, slanted brows, almond eyes
+    with dark pupils, a nose line with a nostril hook, a wide crescent grin with upturned corners and a
+    short chin line. The face is dense ink, not a thin smiley: at 30 px it must still read as a face.
+    """
+    scale = 4  # draw large, then downsample for antialiasing
     s = size * scale
     canvas = np.zeros((s, s), np.uint8)
-    c = s // 2
-    ring = max(2, int(s * 0.06))
-    r = s // 2 - ring
-    cv2.circle(canvas, (c, c), r, 255, ring, cv2.LINE_AA)
-    eye_y = int(c - r * 0.18)
-    eye_dx = int(r * 0.33)
-    eye_r = max(2, int(r * 0.13))
+    c = s / 2.0
+    ring = s * (0.05 + 0.012 * (variant % 2))
+    r = s / 2.0 - ring / 2.0 - 1
+    bold = 1.0 + 0.15 * (variant // 2)  # some prints are heavier
+
+    def pt(x: float, y: float) -> tuple[int, int]:
+        return int(round(c + x * r)), int(round(c + y * r))
+
+    def line_w(frac: float) -> int:
+        return max(2, int(round(frac * r * bold)))
+
+    def arc(cx: float, cy: float, ax: float, ay: float, a0: float, a1: float, width: float) -> None:
+        cv2.ellipse(
+            canvas,
+            pt(cx, cy),
+            (max(1, int(ax * r)), max(1, int(ay * r))),
+            0,
+            a0,
+            a1,
+            255,
+            line_w(width),
+            cv2.LINE_AA,
+        )
+
+    cv2.circle(canvas, pt(0, 0), int(round(r)), 255, max(2, int(round(ring))), cv2.LINE_AA)
     for side in (-1, 1):
-        if variant % 2 == 0:
-            cv2.circle(canvas, (c + side * eye_dx, eye_y), eye_r, 255, -1, cv2.LINE_AA)
-        else:
-            cv2.ellipse(
-                canvas,
-                (c + side * eye_dx, eye_y),
-                (eye_r + 2, eye_r),
-                0,
-                180,
-                360,
-                255,
-                max(2, eye_r // 2),
-                cv2.LINE_AA,
-            )
-        # Brows, cheeks: the real joker face is busy; a few strokes give that texture.
-        cv2.ellipse(
-            canvas,
-            (c + side * eye_dx, eye_y - eye_r * 2),
-            (eye_r * 2, eye_r),
-            0,
-            200,
-            340,
-            255,
-            max(2, eye_r // 2),
-            cv2.LINE_AA,
-        )
-    cv2.circle(canvas, (c, int(c + r * 0.05)), max(2, int(r * 0.08)), 255, -1, cv2.LINE_AA)  # nose
-    mouth_w = int(r * (0.5 if variant < 2 else 0.42))
-    cv2.ellipse(
-        canvas, (c, int(c + r * 0.2)), (mouth_w, int(r * 0.32)), 0, 15, 165, 255, max(3, ring), cv2.LINE_AA
-    )
-    if variant >= 2:  # a hat / hair line across the top
-        cv2.ellipse(
-            canvas,
-            (c, int(c - r * 0.55)),
-            (int(r * 0.6), int(r * 0.2)),
-            0,
-            180,
-            360,
-            255,
-            max(2, ring // 2),
-            cv2.LINE_AA,
-        )
+        ex = side * 0.33
+        # Brows: thick strokes, higher at the nose end.
+        brow = np.array([pt(side * 0.12, -0.40), pt(side * 0.34, -0.44), pt(side * 0.56, -0.34)], np.int32)
+        cv2.polylines(canvas, [brow], False, 255, line_w(0.085), cv2.LINE_AA)
+        # Almond eye: heavy upper lid, thinner lower lid, a filled pupil.
+        arc(ex, -0.12, 0.2, 0.1, 180, 360, 0.07)
+        arc(ex, -0.14, 0.18, 0.07, 10, 170, 0.04)
+        pupil_dx = 0.03 * side if variant in (1, 2) else 0.0
+        cv2.circle(canvas, pt(ex + pupil_dx, -0.15), int(r * 0.085 * bold), 255, -1, cv2.LINE_AA)
+        # Cheek creases at the corners of the grin.
+        arc(side * 0.55, 0.3, 0.08, 0.14, 270 - side * 60, 270 + side * 10, 0.045)
+    nose = np.array([pt(0.02, -0.22), pt(0.05, 0.1), pt(0.12, 0.15), pt(0.02, 0.2)], np.int32)
+    cv2.polylines(canvas, [nose], False, 255, line_w(0.06), cv2.LINE_AA)
+    # Grin: a filled crescent between two arcs, wide and upturned at the corners.
+    mouth_w = 0.5 if variant < 2 else 0.44
+    upper = cv2.ellipse2Poly(pt(0, 0.18), (int(mouth_w * r), int(0.2 * r)), 0, 5, 175, 4)
+    lower = cv2.ellipse2Poly(pt(0, 0.14), (int(mouth_w * r * 0.92), int(0.36 * r)), 0, 5, 175, 4)[::-1]
+    cv2.fillPoly(canvas, [np.vstack([upper, lower]).astype(np.int32)], 255, cv2.LINE_AA)
+    cv2.polylines(canvas, [upper.astype(np.int32)], False, 255, line_w(0.06), cv2.LINE_AA)
+    arc(0, 0.66, 0.14, 0.05, 20, 160, 0.05)  # chin
     mask = canvas.astype(np.float32) / 255.0
     mask = cv2.resize(mask, (size, size), interpolation=cv2.INTER_AREA)
     mask.setflags(write=False)

@@ -289,3 +289,28 @@ def test_numeral_mask_has_the_requested_height() -> None:
         mask = glyphs.number_mask(font, 8, 40, 100)
         rows = np.nonzero(mask.max(axis=1) > 0.5)[0]
         assert 36 <= rows.max() - rows.min() + 1 <= 44
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_joker_is_a_big_dense_face_in_a_ring(variant: int) -> None:
+    size = 96
+    mask = glyphs.joker_mask(size, variant)
+    ys, xs = np.nonzero(mask > 0.5)
+    assert xs.max() - xs.min() + 1 >= size * 0.95  # the ring spans the whole mask
+    yy, xx = np.mgrid[:size, :size]
+    dist = np.hypot(xx - (size - 1) / 2, yy - (size - 1) / 2)
+    inside = mask[dist < size * 0.36]
+    assert inside.mean() > 0.23  # brows, eyes, nose and grin: dense ink, not a thin smiley
+    upper = mask[(dist < size * 0.36) & (yy < size * 0.4)].mean()
+    lower = mask[(dist < size * 0.36) & (yy > size * 0.55)].mean()
+    assert upper > 0.15 and lower > 0.15  # features above (brows, eyes) and below (grin) the centre
+
+
+def test_joker_fills_most_of_the_tile_width() -> None:
+    rng = np.random.default_rng(4)
+    edition = Edition.sample(rng)
+    face, alpha = render_face(JOKER, edition, 120, rng)
+    ink = (face.max(axis=2) - face.min(axis=2) > 0.25) | (face.mean(axis=2) < 0.45)
+    ink &= alpha > 0.99
+    cols = np.nonzero(ink[: int(120 * 0.7)].any(axis=0))[0]
+    assert 0.6 <= (cols.max() - cols.min() + 1) / face.shape[1] <= 0.8
