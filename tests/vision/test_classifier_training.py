@@ -42,3 +42,15 @@ def test_angle_error_wraps_around() -> None:
 
 def test_decode_angle_of_no_tiles_is_empty() -> None:
     assert decode_angle(np.zeros((0, ANGLE_BINS), dtype=np.float32)).shape == (0,)
+
+
+def test_side_extension_pushes_one_edge_outwards() -> None:
+    rng = np.random.default_rng(1)
+    extended = np.array([jitter_box((0.0, 0.0, 100.0, 100.0), rng, side_extend=0.15) for _ in range(2000)])
+    cap = 100 * (BOX_JITTER_MAX + 0.15) + 1e-9
+    assert (extended[:, :2] >= -cap).all() and (extended[:, 2:] <= 100 + cap).all()
+    # Only the extension reaches past the plain jitter's cap, and it does so outwards.
+    plain_cap = 100 * BOX_JITTER_MAX
+    beyond = (extended[:, :2] < -plain_cap).any(axis=1) | (extended[:, 2:] > 100 + plain_cap).any(axis=1)
+    assert 0.05 < beyond.mean() < 0.5
+    assert not ((extended[:, :2] > plain_cap).any() or (extended[:, 2:] < 100 - plain_cap).any())
