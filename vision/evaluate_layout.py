@@ -296,7 +296,13 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
 
 
 def _score_correction(layout: Layout, det: Detections, truth: np.ndarray, counts: Counter) -> None:
+    from assistant.sets import check_set
     from assistant.tiles import class_id
+
+    for tiles in layout.table:
+        readings = [t.corrected for t in tiles]
+        if len(tiles) >= 3 and all(r is not None for r in readings):
+            counts["valid3_corrected"] += check_set([r for r in readings if r is not None]).valid
 
     for tile in layout.all_tiles():
         misread = int(det.class_id[tile.index]) != int(truth[tile.index])
@@ -387,7 +393,8 @@ def _report_real(per_series: dict[str, dict]) -> None:
             print(f"  classifier: {c.get('misread', 0)}/{c['tiles']} tiles misread, "
                   f"{c.get('misread_doubtful', 0)} of them marked doubtful "
                   f"(and {c.get('right_doubtful', 0)} right readings); suggestions: "
-                  f"{c.get('suggestion_right', 0)} right, {c.get('suggestion_wrong', 0)} wrong")
+                  f"{c.get('suggestion_right', 0)} right, {c.get('suggestion_wrong', 0)} wrong; sets of 3+ "
+                  f"valid with the suggestions taken: {c.get('valid3_corrected', 0)}/{sets3}")
 
 
 if __name__ == "__main__":
