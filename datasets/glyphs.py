@@ -55,13 +55,13 @@ def _tight(mask: np.ndarray) -> np.ndarray:
 
 
 def _round_strokes(mask: np.ndarray, height: int, weight: float) -> np.ndarray:
-    """Thicken by `weight` (fraction of glyph height) and round the corners: blur then re-threshold."""
+    """Grow (thin, if negative) by `weight` of the glyph height and round the corners: blur, re-threshold."""
     pad = max(2, int(height * 0.15))
     mask = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    radius = int(round(height * weight))
+    radius = int(round(height * abs(weight)))
     if radius > 0:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
-        mask = cv2.dilate(mask, kernel)
+        mask = cv2.dilate(mask, kernel) if weight > 0 else cv2.erode(mask, kernel)
     sigma = max(0.6, height * 0.025)
     mask = cv2.GaussianBlur(mask, (0, 0), sigma)
     # A soft threshold keeps an antialiased edge.
@@ -153,23 +153,74 @@ def _drawn_one(height: int, flag: float, stroke: float) -> np.ndarray:
     return cv2.resize(mask, (max(1, mask.shape[1] // scale), height), interpolation=cv2.INTER_AREA)
 
 
-def digit_mask(font_key: str, char: str, height: int, weight: float = 0.03) -> np.ndarray:
-    """One numeral, `height` pixels tall, thickened by `weight` of its height and rounded."""
-    return _digit_mask_cached(font_key, char, int(height), round(weight, 3))
+def _drawn_seven(height: int, stroke: float) -> np.ndarray:
+    """The tile "7": a full-width bar and a straight, steep stem (no curve, no crossbar), as printed."""
+    scale = 4
+    h = height * scale
+    t = stroke * h
+    w = int(h * 0.6)
+    canvas = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(
+        canvas, [np.round(np.array([[0, 0], [w, 0], [w, t], [0, t]])).astype(np.int32)], 255, cv2.LINE_AA
+    )
+    # The stem leaves the bar's right end and lands about a third of the way across: ~20 degrees off vertical.
+    foot = w * 0.36
+    stem = np.array(
+        [[w - t * 1.15, 0], [w, 0], [w, t * 1.2], [foot + t * 0.55, h], [foot - t * 0.55, h]], np.float32
+    )
+    cv2.fillPoly(canvas, [np.round(stem).astype(np.int32)], 255, cv2.LINE_AA)
+    mask = _tight(canvas.astype(np.float32) / 255.0)
+    return cv2.resize(mask, (max(1, mask.shape[1] // scale), height), interpolation=cv2.INTER_AREA)
+
+
+def _stroke_of(mask: np.ndarray) -> float:
+    """Mean stroke width of a glyph in pixels: twice its area over its outline length."""
+    binary = (mask > 0.5).astype(np.uint8)
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    perimeter = sum(cv2.arcLength(c, True) for c in contours)
+    return 2.0 * float(binary.sum()) / max(1.0, perimeter)
 
 
 @functools.cache
-def _digit_mask_cached(font_key: str, char: str, height: int, weight: float) -> np.ndarray:
+def font_stroke(font_key: str) -> float:
+    """The font's own numeral stroke width as a fraction of the numeral height (median over 0, 2-9)."""
+    reference = 160
+    widths = []
+    for char in "023456789":
+        raw = (
+            _hershey_digit(char, reference)
+            if font_key == HERSHEY
+            else _pillow_digit(font_key, char, reference)
+        )
+        widths.append(_stroke_of(raw) / reference)
+    return float(np.median(widths))
+
+
+def digit_mask(font_key: str, char: str, height: int, stroke: float = 0.165) -> np.ndarray:
+    """One numeral, `height` pixels tall, with strokes `stroke` of its height wide, corners rounded.
+
+    Real tiles' numerals are heavy: strokes 15-18 % of the numeral height. Fonts are brought to the
+    requested stroke by growing or thinning their outline, so every edition is as bold as the real print
+    whatever its font; the open "5" stays open because no font needs much growing.
+    """
+    return _digit_mask_cached(font_key, char, int(height), round(stroke, 3))
+
+
+@functools.cache
+def _digit_mask_cached(font_key: str, char: str, height: int, stroke: float) -> np.ndarray:
     if char == "1":
-        raw = _drawn_one(height, flag=0.3, stroke=0.24)
+        raw, own = _drawn_one(height, flag=0.3, stroke=stroke * 1.15), stroke
+    elif char == "7":
+        raw, own = _drawn_seven(height, stroke), stroke
     elif font_key == HERSHEY:
         raw = _hershey_digit(char, height)
+        own = _stroke_of(raw) / height if char == "0" else font_stroke(font_key)  # the 0 is drawn here
     else:
-        raw = _pillow_digit(font_key, char, height)
-        if font_key == PILLOW_DEFAULT:
-            weight += 0.045  # Pillow's bundled font is a regular weight; the tiles' numerals are heavy
-    mask = _round_strokes(raw, height, weight)
-    # Thickening grows the glyph; scale it back so the numeral keeps the height the edition asked for.
+        raw, own = _pillow_digit(font_key, char, height), font_stroke(font_key)
+    # Growing the outline by r on each side makes the glyph 2r taller, and it is scaled back to `height`
+    # after: r solves (own + 2r) / (1 + 2r) = stroke.
+    grow = (stroke - own) / (2.0 * (1.0 - stroke))
+    mask = _round_strokes(raw, height, grow)
     if mask.shape[0] != height:
         width = max(1, int(round(mask.shape[1] * height / mask.shape[0])))
         mask = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
@@ -178,10 +229,10 @@ def _digit_mask_cached(font_key: str, char: str, height: int, weight: float) -> 
 
 
 def number_mask(
-    font_key: str, number: int, height: int, max_width: int, weight: float = 0.03, spacing: float = 0.06
+    font_key: str, number: int, height: int, max_width: int, stroke: float = 0.165, spacing: float = 0.06
 ) -> np.ndarray:
     """The whole numeral of a tile (one or two digits side by side), squeezed to fit `max_width`."""
-    parts = [digit_mask(font_key, ch, height, weight) for ch in str(number)]
+    parts = [digit_mask(font_key, ch, height, stroke) for ch in str(number)]
     gap = int(round(height * spacing))
     total_w = sum(p.shape[1] for p in parts) + gap * (len(parts) - 1)
     total_h = max(p.shape[0] for p in parts)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from assistant.tiles import Color, Tile
-from datasets.glyphs import available_fonts, joker_mask, number_mask
+from datasets.glyphs import HERSHEY, PILLOW_DEFAULT, available_fonts, joker_mask, number_mask
 
 # Ink as printed, RGB 0-255, measured by eye on real-dev crops (see datasets/README.md, compare_real).
 # Red and orange, black and blue, are the hard pairs: their ranges stay realistic and do not overlap.
@@ -43,7 +43,7 @@ class Edition:
     font_key: str
     digit_height: float  # fraction of tile height
     digit_center_y: float  # fraction of tile height from the top
-    stroke_weight: float
+    stroke_weight: float  # numeral stroke width (twice area over outline) as a fraction of its height
     dimple: bool
     logo: str  # "word", "dot" or "none"
     aspect: float  # width / height of the face
@@ -62,7 +62,9 @@ class Edition:
         # Ivory / cream / off-white: warm hue, low saturation.
         tile = _hsv_to_bgr(rng.uniform(32, 50), rng.uniform(0.04, 0.15), rng.uniform(0.9, 0.99))
         side = tile * rng.uniform(0.78, 0.9)
-        fonts = available_fonts()
+        # Pillow's bundled font and the Hershey strokes are fallbacks: their 5, 6 and 9 look unlike the
+        # print, so they are used only when the machine has no bold TrueType font.
+        fonts = tuple(f for f in available_fonts() if f not in (PILLOW_DEFAULT, HERSHEY)) or available_fonts()
         weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])
         font_key = fonts[int(rng.choice(len(fonts), p=weights / weights.sum()))]
         logo = str(rng.choice(["word", "dot", "none"], p=[0.75, 0.22, 0.03]))
@@ -72,9 +74,9 @@ class Edition:
             tile_bgr=tile,
             side_bgr=side,
             font_key=font_key,
-            digit_height=float(rng.uniform(0.30, 0.38)),
+            digit_height=float(rng.uniform(0.31, 0.40)),
             digit_center_y=float(rng.uniform(0.36, 0.44)),
-            stroke_weight=float(rng.uniform(0.0, 0.035)),
+            stroke_weight=float(rng.uniform(0.175, 0.215)),
             dimple=bool(rng.random() < 0.75),
             logo=logo,
             aspect=float(rng.uniform(0.70, 0.78)),

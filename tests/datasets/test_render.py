@@ -314,3 +314,29 @@ def test_joker_fills_most_of_the_tile_width() -> None:
     ink &= alpha > 0.99
     cols = np.nonzero(ink[: int(120 * 0.7)].any(axis=0))[0]
     assert 0.6 <= (cols.max() - cols.min() + 1) / face.shape[1] <= 0.8
+
+
+@pytest.mark.parametrize("stroke", [0.175, 0.215])
+def test_numerals_are_as_heavy_as_the_print_in_every_font(stroke: float) -> None:
+    for font in glyphs.available_fonts():
+        measured = [glyphs._stroke_of(glyphs.digit_mask(font, char, 80, stroke)) / 80 for char in "2345689"]
+        assert abs(float(np.median(measured)) - stroke) < 0.035, (font, measured)
+        assert max(abs(m - stroke) for m in measured) < 0.055, (font, measured)
+
+
+def test_seven_has_a_full_bar_and_a_straight_stem_landing_left() -> None:
+    mask = glyphs.digit_mask(glyphs.available_fonts()[0], "7", 80, 0.19) > 0.5
+    h, w = mask.shape
+    top = np.nonzero(mask[int(h * 0.05)])[0]
+    assert top.max() - top.min() + 1 >= 0.8 * w  # the bar spans the glyph, unlike the 1's short flag
+    centres = [np.nonzero(mask[y])[0].mean() for y in range(int(h * 0.3), int(h * 0.95))]
+    assert centres[-1] < w * 0.5  # the stem lands left of the middle
+    slope = np.polyfit(np.arange(len(centres)), centres, 1)
+    residual = np.abs(np.polyval(slope, np.arange(len(centres))) - centres).max()
+    assert residual < 0.05 * h  # straight, not curved
+
+
+def test_editions_use_bold_truetype_fonts_when_the_machine_has_them() -> None:
+    fonts = set(glyphs.available_fonts()) - {glyphs.PILLOW_DEFAULT, glyphs.HERSHEY}
+    picked = {Edition.sample(np.random.default_rng(i)).font_key for i in range(40)}
+    assert picked <= fonts if fonts else picked <= {glyphs.PILLOW_DEFAULT, glyphs.HERSHEY}
