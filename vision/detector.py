@@ -24,6 +24,8 @@ LETTERBOX_FILL = 114
 DEFAULT_CONFIDENCE = 0.35
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
+DEFAULT_MAX_COVERAGE = 0.85
+"""Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
 
 
 class ModelLoadError(RuntimeError):
@@ -98,6 +100,26 @@ def non_max_suppression(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: flo
     return kept[np.argsort(-scores[kept], kind="stable")]
 
 
+def covered_by_others(xyxy: np.ndarray, order: np.ndarray, grid: int = 12) -> np.ndarray:
+    """(n,) share of each box's area covered by the union of the boxes ranked before it in `order`."""
+    n = len(xyxy)
+    coverage = np.zeros(n, dtype=np.float32)
+    steps = (np.arange(grid) + 0.5) / grid
+    for rank in range(1, n):
+        index = order[rank]
+        x1, y1, x2, y2 = xyxy[index]
+        xs = x1 + steps * (x2 - x1)
+        ys = y1 + steps * (y2 - y1)
+        inside = np.zeros((grid, grid), dtype=bool)
+        for other in order[:rank]:
+            ox1, oy1, ox2, oy2 = xyxy[other]
+            if ox1 >= x2 or ox2 <= x1 or oy1 >= y2 or oy2 <= y1:
+                continue
+            inside |= ((ys >= oy1) & (ys <= oy2))[:, None] & ((xs >= ox1) & (xs <= ox2))[None, :]
+        coverage[index] = inside.mean()
+    return coverage
+
+
 class TileDetector:
     """The one-class ONNX tile detector. Load once, call `detect` per frame."""
 
@@ -107,6 +129,7 @@ class TileDetector:
         confidence: float = DEFAULT_CONFIDENCE,
         iou: float = DEFAULT_IOU,
         threads: int = DEFAULT_THREADS,
+        max_coverage: float = DEFAULT_MAX_COVERAGE,
     ) -> None:
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
@@ -120,6 +143,7 @@ class TileDetector:
         self.input_size: int = shape[2]
         self.confidence = confidence
         self.iou = iou
+        self.max_coverage = max_coverage
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         boxed, geometry = letterbox(image, self.input_size)
@@ -147,6 +171,9 @@ class TileDetector:
         centre, size = rows[:, :2], rows[:, 2:4]
         xyxy = np.concatenate([centre - size / 2, centre + size / 2], axis=1)
         kept = non_max_suppression(xyxy, scores, self.iou)
+        if self.max_coverage <= 1.0 and len(kept) > 1:
+            coverage = covered_by_others(xyxy[kept], np.arange(len(kept)))
+            kept = kept[coverage < self.max_coverage]
         boxes = geometry.to_frame(xyxy[kept])
         height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
