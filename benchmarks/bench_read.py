@@ -26,11 +26,14 @@ from vision.frames import load_image  # noqa: E402
 from vision.read_cli import read_document  # noqa: E402
 
 
-def _example_photo(folder: Path) -> Path:
+def _example_photo(folder: Path, min_tiles: int = 30) -> Path:
+    """A rendered 1000x750 table scene with at least `min_tiles` tiles (the first such scene of seed 9100)."""
     from datasets.render import render_indexed
 
-    image, _, _ = render_indexed(9100, 0, long_side=1000, kind="game")
-    image = cv2.resize(image, (1000, 750)) if image.shape[:2] != (750, 1000) else image
+    for index in range(200):
+        image, truth, _ = render_indexed(9100, index, long_side=1000, kind="game")
+        if image.shape[:2] == (750, 1000) and sum(t.labelled for t in truth.tiles) >= min_tiles:
+            break
     path = folder / "bench_table.jpg"
     cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     return path
