@@ -128,7 +128,7 @@ def read_photo(frame: np.ndarray, reader: Any, rules: Rules) -> PhotoReading:
 
     detections = reader.read(frame)
     height, width = frame.shape[:2]
-    layout = rebuild(detections, rules, image_size=(width, height))
+    layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
     alternatives: dict[int, tuple[Tile, ...]] = {}
     topk = np.asarray(detections.topk_class_ids)
     for index in range(len(detections)):
