@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, scene_image, streamlit_server, write_y4m
+from PIL import Image
 from playwright.sync_api import Page, expect, sync_playwright
 
 sys.path.insert(0, str(ROOT))
@@ -24,7 +25,8 @@ from assistant.storage import Storage  # noqa: E402
 
 # Streamlit scrolls inside the page, so a tall window stands in for a full-page shot; blank rows are cut.
 WIDTHS = {"desktop": (1280, 2400), "phone": (390, 3200)}
-MAX_SIDE = 1000
+MAX_WIDTH = 900
+MAX_HEIGHT = 2000
 
 
 def seed_game(db_path: Path) -> tuple[int, int]:
@@ -62,10 +64,15 @@ def shoot(page: Page, path: Path) -> None:
         (np.abs(image.astype(int) - image[-1:, :, :].astype(int)).sum(axis=2) > 30).any(axis=1)
     )
     image = image[: int(used[-1]) + 24] if len(used) else image
-    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    image = image[:MAX_HEIGHT]
+    scale = min(1.0, MAX_WIDTH / image.shape[1])
     if scale < 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    # A 256-colour palette keeps the PNGs small; text stays sharp.
+    palette = Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)).quantize(
+        256, method=Image.Quantize.FASTOCTREE
+    )
+    palette.save(path, optimize=True)
 
 
 def main(argv: list[str] | None = None) -> int:
