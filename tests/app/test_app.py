@@ -462,3 +462,19 @@ def test_partnership_needs_four_players(app: NewTab) -> None:
     assert not at.exception
     standings = at.dataframe[-1].value
     assert dict(zip(standings["player"], standings["total"], strict=True)) == {"Ann+Cy": 7, "Ben+Di": -7}
+
+
+def test_opens_on_the_bundled_example_with_the_shipped_models(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No fakes: the shipped detector and classifier read the bundled example photo."""
+    import streamlit as st
+
+    monkeypatch.setenv("RUMMI_DB", str(tmp_path / "games.sqlite3"))
+    st.cache_resource.clear()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert not at.exception
+    assert texts(at, "error") == [] or texts(at, "error")[0].startswith("Table not valid")
+    [seen] = [c for c in texts(at, "caption") if "tiles seen" in c]
+    assert int(seen.split()[0]) >= 10
+    assert len(at.pills) >= 2  # one row of tile buttons per set
