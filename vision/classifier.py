@@ -37,11 +37,24 @@ def decode_angle(angle_probs: np.ndarray) -> np.ndarray:
 class TileClassifier:
     """The crop classifier: `classify(image, boxes)` reads all tiles of one frame in one batch.
 
+    A crop whose best reading scores below `recheck_below` is read again in its other quarter-turned
+    copies (`turns` in all: 1, 2 or 4) and the readings are averaged: the model saw every orientation in
+    training, and on real-dev crops this cut the misreads from 4.4% to 1.0% while rereading about a third
+    of the crops (see models/README.md). `recheck_below=1.0` rereads every crop.
+
     Raises:
         ModelLoadError: the model cannot be loaded or does not fit this code (class list, crop size).
+        ValueError: `k` or `turns` is out of range.
     """
 
-    def __init__(self, model_file: str | Path | None = None, k: int = 5, threads: int = 2) -> None:
+    def __init__(
+        self,
+        model_file: str | Path | None = None,
+        k: int = 5,
+        threads: int = 2,
+        turns: int = 4,
+        recheck_below: float = 0.8,
+    ) -> None:
         import onnxruntime as ort
 
         path = Path(model_file) if model_file is not None else model_path(CLASSIFIER_MODEL)
@@ -49,6 +62,8 @@ class TileClassifier:
             raise ModelLoadError(f"tile classifier model not found: {path}")
         if not 1 <= k <= len(CLASS_NAMES):
             raise ValueError(f"k must be 1-{len(CLASS_NAMES)}, got {k}")
+        if turns not in (1, 2, 4):
+            raise ValueError(f"turns must be 1, 2 or 4, got {turns}")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -63,7 +78,12 @@ class TileClassifier:
             raise ModelLoadError(f"{path} was trained for other classes than assistant.tiles.CLASS_NAMES")
         self.crop_size = int(meta.get("crop_size", CROP_SIZE))
         self.crop_margin = float(meta.get("crop_margin", CROP_MARGIN))
+        self.angle_bins = int(meta.get("angle_bins", 8))
+        if self.angle_bins % 4:
+            raise ModelLoadError(f"{path}: {self.angle_bins} orientation bins do not allow quarter turns")
         self.k = k
+        self.turns = turns
+        self.recheck_below = recheck_below
         self.path = path
 
     def classify(
@@ -100,6 +120,21 @@ class TileClassifier:
                 np.zeros(0, dtype=np.float32),
             )
         class_probs, angle_probs = self._session.run(None, {"crops": crops_to_batch(crops_bgr)})
+        doubtful = np.flatnonzero(class_probs.max(axis=1) < self.recheck_below)
+        if self.turns > 1 and len(doubtful):
+            steps = (2,) if self.turns == 2 else (1, 2, 3)
+            turned = np.concatenate([np.rot90(crops_bgr[doubtful], k, axes=(1, 2)) for k in steps])
+            more_probs, more_angles = self._session.run(None, {"crops": crops_to_batch(turned)})
+            m = len(doubtful)
+            bins_per_turn = self.angle_bins // 4
+            class_sum = class_probs[doubtful].copy()
+            angle_sum = angle_probs[doubtful].copy()
+            for i, k in enumerate(steps):
+                class_sum += more_probs[i * m : (i + 1) * m]
+                # Turned k quarter turns counter-clockwise, the crop's up reads k*90 degrees further on.
+                angle_sum += np.roll(more_angles[i * m : (i + 1) * m], -k * bins_per_turn, axis=1)
+            class_probs[doubtful] = class_sum / (len(steps) + 1)
+            angle_probs[doubtful] = angle_sum / (len(steps) + 1)
         topk = np.argsort(-class_probs, axis=1, kind="stable")[:, : self.k].astype(np.int64)
         scores = np.take_along_axis(class_probs, topk, axis=1).astype(np.float32)
         return topk, scores, decode_angle(angle_probs)

@@ -163,9 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", type=Path, default=None, help="write misread crops here as PNG")
     parser.add_argument("--top", type=int, default=15, help="confusions to list")
     parser.add_argument("--raw-labels", action="store_true", help="keep the known label errors (rummy-2)")
+    parser.add_argument(
+        "--turns", type=int, default=4, choices=(1, 2, 4), help="quarter turns read per doubt"
+    )
+    parser.add_argument("--recheck-below", type=float, default=0.8, help="reread crops scoring below this")
     args = parser.parse_args(argv)
 
-    classifier = TileClassifier(args.model)
+    classifier = TileClassifier(args.model, turns=args.turns, recheck_below=args.recheck_below)
     scores = evaluate(args.real, classifier, args.errors, raw_labels=args.raw_labels)
     for name, group in scores.items():
         print(f"{name}: {group.summary()}")

@@ -124,9 +124,24 @@ def test_corrupt_model_is_a_model_load_error(tmp_path: Path) -> None:
         TileClassifier(broken)
 
 
-def test_bad_k_is_a_value_error() -> None:
+def test_bad_k_or_turns_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="k must be"):
         TileClassifier(k=0)
+    with pytest.raises(ValueError, match="turns must be"):
+        TileClassifier(turns=3)
+
+
+@pytest.mark.parametrize(("turns", "recheck_below"), [(1, 0.8), (2, 1.0), (4, 1.0), (4, 0.0)])
+def test_rereading_turned_copies_keeps_readings_and_up(
+    classifier: TileClassifier, scenes: list, turns: int, recheck_below: float
+) -> None:
+    image, boxes, class_ids, angles = scenes[0]
+    reader = TileClassifier(k=3, turns=turns, recheck_below=recheck_below)
+    topk, scores, angle = reader.classify(image, boxes)
+    assert topk.shape == (len(boxes), 3)
+    assert (topk[:, 0] == class_ids).mean() >= 0.9
+    assert np.median(angle_error_deg(angle, angles)) < 20
+    assert (scores.sum(axis=1) <= 1.0 + 1e-4).all()
 
 
 def test_decode_angle_refines_between_bins() -> None:
