@@ -244,11 +244,19 @@ def _names_from_yaml(text: str) -> list[str]:
     return names
 
 
-def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, classify: bool = False) -> dict:
+def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, classify: bool = False,
+                      read: bool = False) -> dict:
     """Per photo series, how the rows come out; with `classify`, the classifier reads the labelled boxes and
-    the correction is scored against the labels (misreads, doubtful marks, suggestions right or wrong)."""
+    the correction is scored against the labels (misreads, doubtful marks, suggestions right or wrong);
+    with `read`, the shipped detector and classifier read each photo and the sets they give are compared
+    with the sets rebuilt from the labels (as tile sets: the labels do not say which way is up)."""
     import cv2
 
+    reader = None
+    if read:
+        from vision.detector import load_reader
+
+        reader = load_reader()
     classifier = None
     if classify:
         from vision.classifier import TileClassifier
@@ -279,6 +287,8 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
         counts = per_series.setdefault(series, Counter())
         if classifier is not None:
             _score_correction(layout, det, truth, counts)
+        if reader is not None:
+            _score_reading(reader.read(frame), frame, det, layout, counts)
         multi = [(s, v) for s, v in zip(layout.table, layout.verdicts, strict=True) if len(s) > 1]
         counts["photos"] += 1
         counts["tiles"] += len(det)
@@ -293,6 +303,22 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
         if annotate is not None:
             _save_annotated(image_path, layout, annotate / f"{image_path.stem[:12]}.png")
     return {k: dict(v) for k, v in per_series.items()}
+
+
+def _score_reading(found: Detections, frame: np.ndarray, labelled: Detections, reference: Layout,
+                   counts: Counter) -> None:
+    """Sets of 2+ from the detector's reading that hold exactly the labelled tiles of a reference set."""
+    from vision.detections import box_iou
+
+    height, width = frame.shape[:2]
+    layout = rebuild(found, image_size=(width, height), frame=frame)
+    iou = box_iou(found.xyxy, labelled.xyxy)
+    match = {i: int(np.argmax(iou[i])) for i in range(len(found)) if iou.shape[1] and iou[i].max() > 0.5}
+    counts["label_tiles_found"] += len(set(match.values()))
+    ref_sets = {frozenset(t.index for t in s) for s in reference.table if len(s) > 1}
+    got = {frozenset(match.get(t.index, -1 - t.index) for t in s) for s in layout.table if len(s) > 1}
+    counts["ref_sets"] += len(ref_sets)
+    counts["read_sets_same"] += len(ref_sets & got)
 
 
 def _score_correction(layout: Layout, det: Detections, truth: np.ndarray, counts: Counter) -> None:
@@ -329,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", action="store_true", help="give the layout the images (racks' dark bar)")
     parser.add_argument("--classify", action="store_true",
                         help="real-dev: read the labelled boxes with the classifier, score the correction")
+    parser.add_argument("--read", action="store_true",
+                        help="real-dev: read the photos with the models, compare with the labels' sets")
     parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
     parser.add_argument("--show", type=int, default=10, help="failures to list")
     args = parser.parse_args(argv)
@@ -340,7 +368,8 @@ def main(argv: list[str] | None = None) -> int:
                                       args.frames)
             _report_scenes(results, args.show)
         if args.real_dev:
-            _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate, args.classify))
+            _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate, args.classify,
+                                           args.read))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -389,6 +418,10 @@ def _report_real(per_series: dict[str, dict]) -> None:
               f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; "
               f"{c.get('loose', 0)} loose tiles; "
               f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}")
+        if "ref_sets" in c:
+            print(f"  read by the models: {c.get('label_tiles_found', 0)}/{c['tiles']} labelled tiles found; "
+                  f"sets of 2+ (from the labels) rebuilt the same: "
+                  f"{c.get('read_sets_same', 0)}/{c['ref_sets']}")
         if "misread" in c or "suggestion_right" in c:
             print(f"  classifier: {c.get('misread', 0)}/{c['tiles']} tiles misread, "
                   f"{c.get('misread_doubtful', 0)} of them marked doubtful "
