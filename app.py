@@ -671,6 +671,8 @@ def standings_ui(db: Storage, game: Game, rules: Rules) -> None:
     names = [p.name for p in game.players]
     st.dataframe(support.standings_rows(rounds, names, rules), hide_index=True, width="stretch")
     st.line_chart(support.running_totals(rounds, names), x="round", x_label="round", y_label="total score")
+    with st.expander(f"Rounds ({len(rounds)})"):
+        st.dataframe(support.round_rows(rounds, names), hide_index=True, width="stretch")
     st.download_button(
         "Download scores (CSV)", db.export_csv(game.id), file_name=f"{game.name}-scores.csv", mime="text/csv"
     )

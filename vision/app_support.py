@@ -480,6 +480,21 @@ def standings_rows(rounds: Sequence[Any], names: Sequence[str], rules: Rules) ->
     ]
 
 
+def round_rows(rounds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per round: its number, whether it was blocked, and each player's score."""
+    rows = []
+    for record in rounds:
+        scores = {score.name: score.score for score in record.scores}
+        rows.append(
+            {
+                "round": record.number,
+                "blocked": "yes" if record.blocked else "",
+                **{n: scores.get(n, 0) for n in names},
+            }
+        )
+    return rows
+
+
 def running_totals(rounds: Sequence[Any], names: Sequence[str]) -> dict[str, list[int]]:
     """Cumulative score of each player after each round, with a `round` column for the chart's x axis."""
     totals = dict.fromkeys(names, 0)

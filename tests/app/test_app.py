@@ -39,6 +39,11 @@ def set_verdict(at: AppTest, number: int) -> tuple[str, str]:
     return {v: k for k, v in MARKS.items()}[mark], text
 
 
+def table_with(at: AppTest, column: str) -> Any:
+    """The last dataframe on the page that has `column`."""
+    return [frame.value for frame in at.dataframe if column in frame.value.columns][-1]
+
+
 def stored_game() -> Any:
     store = Storage(default_db_path())
     [(game_id, _)] = store.list_games()
@@ -285,7 +290,7 @@ def test_round_scoring_and_ledger(app: NewTab) -> None:
     confirm.click().run()
     assert not at.exception
     assert at.subheader[0].value == "Round 2: racks at the end"
-    standings = at.dataframe[-1].value
+    standings = table_with(at, "games won")
     assert list(standings["player"]) == ["Player 1", "Player 2"]
     assert list(standings["total"]) == [38, -38]
     assert list(standings["games won"]) == [1, 0]
@@ -295,12 +300,15 @@ def test_round_scoring_and_ledger(app: NewTab) -> None:
     assert texts(at, "caption")[-1] == "Blocked round: nobody went out, the lowest rack wins."
     [confirm] = [b for b in at.button if b.label == "Confirm round 2"]
     confirm.click().run()
-    standings = at.dataframe[-1].value
+    standings = table_with(at, "games won")
     assert dict(zip(standings["player"], standings["total"], strict=True)) == {
         "Player 1": 14,
         "Player 2": -14,
     }
     assert len(at.get("vega_lite_chart")) == 1
+    per_round = table_with(at, "blocked")
+    assert list(per_round["round"]) == [1, 2] and list(per_round["blocked"]) == ["", "yes"]
+    assert list(per_round["Player 1"]) == [38, -24]
     assert [b.label for b in at.get("download_button")] == ["Download scores (CSV)"]
     csv_lines = Storage(default_db_path()).export_csv(stored_game().id).splitlines()
     assert csv_lines[-1] == "2,1,Player 2,o2,2,24,1,-14"
@@ -460,7 +468,7 @@ def test_partnership_needs_four_players(app: NewTab) -> None:
     at.run()
     [b for b in at.button if b.label == "Confirm round 1"][0].click().run()
     assert not at.exception
-    standings = at.dataframe[-1].value
+    standings = table_with(at, "games won")
     assert dict(zip(standings["player"], standings["total"], strict=True)) == {"Ann+Cy": 7, "Ben+Di": -7}
 
 
