@@ -106,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
                     page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE)).click()
                     page.wait_for_timeout(4000)
                     shoot(page, args.out / f"table-camera-{width_name}.png")
+                    # The live stream (streamlit-webrtc) with the verdict drawn on each frame.
+                    page.get_by_text("Live video", exact=True).click()
+                    start = page.frame_locator("iframe").first.get_by_role("button", name="START")
+                    start.click(timeout=60_000)
+                    page.wait_for_timeout(12_000)
+                    shoot(page, args.out / f"table-live-{width_name}.png")
                     page.close()
                 with streamlit_server(seeded_db) as url:
                     page = browser.new_page(viewport={"width": width, "height": height})
