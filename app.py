@@ -207,7 +207,9 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
         if upload is not None:
             data, name = upload.getvalue(), repr(upload.name)
     elif source == "live":
-        live_video_ui(rules)
+        live_frame = live_video_ui(rules)
+        if live_frame is not None:
+            data, name = live_frame, "the video frame"
     if data is not None:
         read_new_photo(db, game, rules, source, data, name)
     if st.session_state.photo_error:
@@ -220,8 +222,11 @@ def on_source_chosen() -> None:
     st.session_state.photo_chosen = True
 
 
-def live_video_ui(rules: Rules) -> None:
-    """The webcam stream with the verdict drawn on each frame (needs the optional streamlit-webrtc)."""
+def live_video_ui(rules: Rules) -> bytes | None:
+    """The webcam stream with the verdict drawn on each frame (needs the optional streamlit-webrtc).
+
+    Returns the latest frame as JPEG when "Check this frame" is pressed, to correct and judge it below.
+    """
     import av
     from streamlit_webrtc import webrtc_streamer
 
@@ -229,11 +234,13 @@ def live_video_ui(rules: Rules) -> None:
         reader = tile_reader()
     except Exception as error:
         st.error(f"the tile reader is not available: {error}")
-        return
+        return None
+    latest = st.session_state.setdefault("live_latest", support.LatestFrame())
 
-    def on_frame(frame: Any) -> Any:
-        image = support.live_overlay(frame.to_ndarray(format="bgr24"), reader, rules)
-        return av.VideoFrame.from_ndarray(image, format="bgr24")
+    def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
+        image = frame.to_ndarray(format="bgr24")
+        latest.put(image)
+        return av.VideoFrame.from_ndarray(support.live_overlay(image, reader, rules), format="bgr24")
 
     try:
         streamer = webrtc_streamer(
@@ -243,9 +250,13 @@ def live_video_ui(rules: Rules) -> None:
         )
     except Exception as error:  # the stream needs a live server session; without one, say so and carry on
         st.error(f"live video is not available here ({type(error).__name__}: {error}); use Camera or Upload")
-        return
+        return None
     if not streamer.state.playing:
         st.caption("Press START to stream the camera; if it disconnects, the table below stays as it was.")
+        return None
+    if st.button("Check this frame", help="Freeze the latest frame to correct and judge it below"):
+        return latest.jpeg()
+    return None
 
 
 def picture_ui(sets: list[list[support.Slot]], verdicts: list[bool | None]) -> None:
@@ -387,7 +398,8 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[support.S
     game = db.load_game(game.id)  # a photo read this run may have changed the stored table
     sets = slots_now(game)
     verdicts = set_verdicts(sets, rules)
-    has_picture = st.session_state.reading is not None and st.session_state.source != "type"
+    # While typing there is no photo, and the live video shows its own verdicts.
+    has_picture = st.session_state.reading is not None and st.session_state.source not in ("type", "live")
     picture, verdict_column = st.columns([3, 2]) if has_picture else (st.container(), st.container())
     if has_picture:
         with picture:

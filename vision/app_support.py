@@ -508,6 +508,29 @@ def running_totals(rounds: Sequence[Any], names: Sequence[str]) -> dict[str, lis
     return series
 
 
+class LatestFrame:
+    """The newest video frame, handed from the stream's thread to the script (thread-safe)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+
+    def put(self, frame: np.ndarray) -> None:
+        with self._lock:
+            self._frame = frame
+
+    def jpeg(self) -> bytes | None:
+        """The newest frame as JPEG bytes, or None before the first frame."""
+        with self._lock:
+            frame = self._frame
+        if frame is None:
+            return None
+        ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        return encoded.tobytes() if ok else None
+
+
 def live_video_available() -> bool:
     import importlib.util
 

@@ -156,3 +156,12 @@ def test_live_overlay_returns_the_frame_when_reading_fails() -> None:
     frame = np.zeros((50, 50, 3), np.uint8)
     broken = SimpleNamespace(read=lambda image: 1 / 0)
     assert support.live_overlay(frame, broken, find_preset("standard")) is frame
+
+
+def test_latest_frame_hands_over_the_newest_frame_as_jpeg() -> None:
+    latest = support.LatestFrame()
+    assert latest.jpeg() is None
+    for value in (10, 200):
+        latest.put(np.full((40, 60, 3), value, np.uint8))
+    decoded = cv2.imdecode(np.frombuffer(latest.jpeg() or b"", np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == (40, 60, 3) and abs(int(decoded.mean()) - 200) <= 2
