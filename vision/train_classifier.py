@@ -2,10 +2,10 @@
 
 Recipe (the shipped model, see models/README.md "Crop classifier"; renderer as of commit bcec240):
 
-    python -m datasets.render --out data/render-cls2 --count 1000 --seed 11
-    python -m vision.train_classifier --render data/render-cls2 --max-scenes 1000 --copies 3 \
-        --crops data/cls_crops.npz --out models/tile_classifier.onnx \
-        --epochs 12 --batch-size 64 --lr 2e-3 --seed 0
+    python -m datasets.render --out data/render-cls2 --count 1800 --seed 11
+    python -m vision.train_classifier --render data/render-cls2 --max-scenes 1800 --copies 3 \
+        --side-extend 0.15 --intrude 0.3 --crops data/cls_crops2.npz --checkpoint data/cls_checkpoint2.pt \
+        --out models/tile_classifier.onnx --epochs 12 --batch-size 64 --lr 2e-3 --seed 0
 
 Crops are cut once with `vision.crops.cut_crop` around jittered ground-truth boxes (imitating detector
 boxes) and cached in `--crops`; training adds rotations by quarter turns, light/colour/blur/noise changes
@@ -425,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--intrude", type=float, default=0.0, help="share of crops given a neighbour's strip")
+    parser.add_argument("--intrude", type=float, default=0.3, help="share of crops given a neighbour's strip")
     parser.add_argument(
         "--checkpoint", type=Path, default=Path("data/cls_checkpoint.pt"), help="saved each epoch"
     )
