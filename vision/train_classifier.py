@@ -415,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--side-extend",
         type=float,
-        default=0.0,
+        default=0.15,
         help="push one box edge out by up to this fraction (half the crops)",
     )
     parser.add_argument("--out", type=Path, default=Path("models/tile_classifier.onnx"))
