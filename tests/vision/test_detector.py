@@ -1,0 +1,148 @@
+"""The shipped ONNX tile detector and the reading pipeline, on rendered scenes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.tiles import CLASS_INDEX
+from datasets.render import render_indexed
+from vision.detections import UNKNOWN_CLASS, box_iou
+from vision.detector import (
+    ModelLoadError,
+    TileDetector,
+    TileReader,
+    covered_by_others,
+    letterbox,
+    model_path,
+    non_max_suppression,
+)
+
+
+@pytest.fixture(scope="module")
+def detector() -> TileDetector:
+    return TileDetector(threads=1)
+
+
+@pytest.fixture(scope="module")
+def scene() -> tuple[np.ndarray, np.ndarray]:
+    """A rendered scene (seed 9000: never used in training) and its labelled tile boxes."""
+    image, truth, _ = render_indexed(9000, 3, long_side=1000, kind="scatter")
+    boxes = np.array([t.box for t in truth.tiles if t.labelled], dtype=np.float64)
+    assert len(boxes) >= 5
+    return image, boxes
+
+
+def test_shipped_model_is_in_the_models_package() -> None:
+    path = model_path("tile_detector.onnx")
+    assert path.is_file()
+    assert path.stat().st_size < 20_000_000
+
+
+def test_missing_model_raises_model_load_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match="not found"):
+        TileDetector(tmp_path / "absent.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(ModelLoadError, match="cannot load"):
+        TileDetector(broken)
+    with pytest.raises(ModelLoadError, match="not found in the models package"):
+        model_path("no_such_model.onnx")
+
+
+def test_letterbox_maps_boxes_back() -> None:
+    image = np.zeros((750, 1000, 3), np.uint8)
+    boxed, geometry = letterbox(image, 416)
+    assert boxed.shape == (416, 416, 3)
+    assert geometry.scale == pytest.approx(0.416)
+    frame_box = np.array([[100.0, 200.0, 300.0, 500.0]])
+    model_box = frame_box * geometry.scale + [geometry.pad_x, geometry.pad_y] * 2
+    assert geometry.to_frame(model_box) == pytest.approx(frame_box)
+
+
+def test_non_max_suppression_keeps_the_best_of_overlapping_boxes() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [30, 30, 40, 40]], dtype=np.float32)
+    kept = non_max_suppression(boxes, np.array([0.6, 0.9, 0.5]), iou_threshold=0.5)
+    assert kept.tolist() == [1, 2]
+
+
+def test_detector_finds_the_tiles_of_a_rendered_scene(detector: TileDetector, scene: tuple) -> None:
+    image, truth = scene
+    found = detector.detect(image)
+    assert len(found) > 0
+    assert (found.xyxy[:, 2] > found.xyxy[:, 0]).all() and (found.xyxy[:, 3] > found.xyxy[:, 1]).all()
+    assert found.xyxy[:, [0, 2]].max() <= image.shape[1] and found.xyxy[:, [1, 3]].max() <= image.shape[0]
+    iou = box_iou(truth, found.xyxy)
+    recall = (iou.max(axis=1) >= 0.5).mean()
+    precision = (iou.max(axis=0) >= 0.5).mean()
+    assert recall >= 0.9, f"found {recall:.0%} of {len(truth)} tiles"
+    assert precision >= 0.9, f"{precision:.0%} of {len(found)} boxes are tiles"
+
+
+def test_detector_finds_nothing_on_an_empty_table(detector: TileDetector) -> None:
+    rng = np.random.default_rng(0)
+    wood = np.full((600, 800, 3), (40, 80, 130), np.uint8) + rng.integers(
+        0, 20, (600, 800, 3), dtype=np.uint8
+    )
+    assert len(detector.detect(wood)) == 0
+
+
+class _FixedClassifier:
+    """Reads every tile as red 5 (runner-up orange 5), up at 90 degrees."""
+
+    def __init__(self) -> None:
+        self.boxes_seen: np.ndarray | None = None
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.boxes_seen = boxes
+        n = len(boxes)
+        return (
+            np.tile([CLASS_INDEX["red_5"], CLASS_INDEX["orange_5"]], (n, 1)),
+            np.tile([0.8, 0.2], (n, 1)),
+            np.full(n, 90.0),
+        )
+
+
+def test_reader_passes_frame_boxes_to_the_classifier(detector: TileDetector, scene: tuple) -> None:
+    image, _ = scene
+    classifier = _FixedClassifier()
+    read = TileReader(detector, classifier).read(image)
+    assert classifier.boxes_seen is not None
+    assert classifier.boxes_seen == pytest.approx(read.xyxy)
+    assert {str(t) for t in read.tiles()} == {"r5"}
+    assert read.topk_class_ids[0].tolist() == [CLASS_INDEX["red_5"], CLASS_INDEX["orange_5"]]
+    assert read.angle.tolist() == [90.0] * len(read)
+
+
+def test_reader_without_classifier_only_detects(detector: TileDetector, scene: tuple) -> None:
+    image, _ = scene
+    reader = TileReader(detector, classifier=None)
+    read = reader.read(image)
+    assert len(read) > 0
+    assert (read.class_id == UNKNOWN_CLASS).all()
+    assert not reader.reads_faces
+    assert reader.timings.detect_ms > 0
+
+
+def test_coverage_counts_only_better_ranked_boxes() -> None:
+    left, right = [0, 0, 10, 10], [10, 0, 20, 10]
+    straddling = [5, 0, 15, 10]
+    boxes = np.array([left, right, straddling], dtype=np.float32)
+    coverage = covered_by_others(boxes, np.array([0, 1, 2]))
+    assert coverage[0] == 0.0
+    assert coverage[1] == 0.0  # touching is not covering
+    assert coverage[2] == 1.0
+    assert covered_by_others(boxes, np.array([2, 0, 1]))[2] == 0.0
+
+
+def test_box_across_two_packed_tiles_is_dropped(detector: TileDetector) -> None:
+    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
+    rows = np.zeros((1, 5, 3), np.float32)
+    rows[0, :, 0] = [50, 50, 40, 60, 0.9]  # a tile
+    rows[0, :, 1] = [90, 50, 40, 60, 0.9]  # its neighbour, touching
+    rows[0, :, 2] = [70, 50, 40, 60, 0.6]  # half of each: not a tile
+    found = detector.postprocess(rows, geometry, (320, 320))
+    assert len(found) == 2
+    assert found.confidence.tolist() == pytest.approx([0.9, 0.9])

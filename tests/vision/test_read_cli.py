@@ -1,0 +1,127 @@
+"""`rummi read`: one JSON line per image; bad images exit 2 with a message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import cv2
+import pytest
+
+from assistant.cli import main
+from datasets.render import render_indexed
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def scene_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    image, _, _ = render_indexed(9001, 0, long_side=1000, kind="game")
+    path = tmp_path_factory.mktemp("read") / "table.jpg"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+def test_read_json_follows_the_contract(scene_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(scene_file), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1
+    document = json.loads(lines[0])
+    assert set(document) >= {"image", "width", "height", "tiles", "table", "racks"}
+    assert (document["image"], document["width"], document["height"]) == (str(scene_file), 1000, 750)
+    assert len(document["tiles"]) >= 5
+    for tile in document["tiles"]:
+        x1, y1, x2, y2 = tile["box"]
+        assert 0 <= x1 < x2 <= 1000 and 0 <= y1 < y2 <= 750
+        assert 0 < tile["confidence"] <= 1
+        assert isinstance(tile["tile"], str)
+    assert isinstance(document["table"], list) and isinstance(document["racks"], list)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"GIF89a this is not really an image", "not an image"),
+        (
+            b"\x89PNG\r\n\x1a\n"
+            + b"\x00\x00\x00\x0dIHDR"
+            + (90000).to_bytes(4, "big") * 2
+            + b"\x08\x02\x00\x00\x00",
+            "too large",
+        ),
+    ],
+    ids=["empty", "non-image", "huge"],
+)
+def test_bad_image_exits_2_and_still_reads_the_others(
+    tmp_path: Path, scene_file: Path, content: bytes, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(content)
+    assert main(["read", str(bad), str(scene_file), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and str(bad) in captured.err
+    assert "Traceback" not in captured.err
+    assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [str(scene_file)]
+
+
+def test_missing_file_and_bad_conf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(tmp_path / "absent.jpg")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["read", str(tmp_path / "absent.jpg"), "--conf", "1.5"]) == 2
+    assert "--conf" in capsys.readouterr().err
+
+
+def test_text_output_names_the_tiles(scene_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(scene_file)]) == 0
+    assert capsys.readouterr().out.startswith(f"{scene_file}: ")
+
+
+def test_read_works_from_the_installed_package(tmp_path: Path, scene_file: Path) -> None:
+    """Build the wheel, install it outside the checkout, run `python -m assistant read` from elsewhere."""
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheels),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("*.whl")
+    assert "models/tile_detector.onnx" in zipfile.ZipFile(wheel).namelist()
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", "read", str(scene_file), "--json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["tiles"]) >= 5
+    where = subprocess.run(
+        [sys.executable, "-c", "import vision.detector as d; print(d.model_path('tile_detector.onnx'))"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert where.stdout.strip().startswith(str(site))
