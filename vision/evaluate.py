@@ -94,10 +94,10 @@ def fix_known_label_errors(photo: str, boxes: np.ndarray, class_ids: np.ndarray)
 
 
 def series_and_number(photo: str) -> tuple[str, int | None]:
-    """`rummy2-14_jpeg.rf.x.jpg` -> ('rummy2', 14)."""
+    """`rummy2-14_jpeg.rf.x.jpg` -> ('rummy2', 14); a name without `-N` is in series `other`."""
     match = re.match(r"^(.*?)-(\d+)(?:_|\.|$)", photo)
     if not match:
-        return Path(photo).stem, None
+        return "other", None
     return match.group(1), int(match.group(2))
 
 

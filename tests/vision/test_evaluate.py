@@ -47,6 +47,7 @@ def test_read_class_names(tmp_path: Path, yaml_text: str) -> None:
 def test_series_and_number() -> None:
     assert series_and_number("rummy2-14_jpeg.rf.abc.jpg") == ("rummy2", 14)
     assert series_and_number("rummy-2_jpeg.rf.abc.jpg") == ("rummy", 2)
+    assert series_and_number("000123.jpg") == ("other", None)
 
 
 def test_matching_is_one_to_one_by_best_iou() -> None:
