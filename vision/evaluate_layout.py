@@ -26,6 +26,7 @@ import numpy as np
 from assistant.errors import InputError
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.detections import Detections
+from vision.evaluate import read_class_names
 from vision.layout import Layout, rebuild
 
 
@@ -228,22 +229,6 @@ def polygon_detections(label_text: str, names: list[str], width: int, height: in
     return det.with_readings(np.array(classes, np.int64).reshape(n, 1), np.ones((n, 1), np.float32), angle)
 
 
-def _names_from_yaml(text: str) -> list[str]:
-    names = []
-    in_names = False
-    for line in text.splitlines():
-        if line.startswith("names:"):
-            in_names = True
-            continue
-        if in_names:
-            stripped = line.strip()
-            if stripped.startswith("- "):
-                names.append(stripped[2:].strip())
-            elif stripped and not stripped.startswith("#"):
-                break
-    return names
-
-
 def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, classify: bool = False,
                       read: bool = False) -> dict:
     """Per photo series, how the rows come out; with `classify`, the classifier reads the labelled boxes and
@@ -263,7 +248,7 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
 
         classifier = TileClassifier(threads=1)
 
-    names = _names_from_yaml((folder / "data.yaml").read_text())
+    names = read_class_names(folder / "data.yaml")
     if sorted(names) != sorted(CLASS_NAMES):
         raise InputError(f"{folder / 'data.yaml'} does not list the 53 tile classes")
     images = sorted((folder / "images").glob("*.jpg"))
