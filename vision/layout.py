@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
 from assistant.tiles import Tile, tile_from_class_id
@@ -648,6 +649,9 @@ def _find_racks(
     return racks
 
 
+_CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
+
+
 def _strip_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], above: bool = False) -> float:
     """Median brightness of a strip a third of a tile high right under (or over) these tiles."""
     height, width = gray.shape[:2]
@@ -740,7 +744,9 @@ def group(
         gray = None
         if frame is not None:
             gray = np.asarray(frame)
-            gray = gray.mean(axis=2, dtype=np.float32) if gray.ndim == 3 else gray.astype(np.float32)
+            if gray.ndim == 3:
+                # The mean of the channels, as cv2 computes it in ~1 ms (numpy's mean took ~10 ms a frame).
+                gray = cv2.transform(np.ascontiguousarray(gray[:, :, :3]), _CHANNEL_MEAN)
         # The frame's brightness once, from every 4th pixel (a full median per candidate rack cost ~20 ms).
         frame_median = float(np.median(gray[::4, ::4])) if gray is not None else math.nan
         found = _find_racks(xyxy, angles, gray, frame_median=frame_median)
