@@ -6,6 +6,7 @@ ground truth of which tiles form which set (in the order the player laid them) a
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -228,16 +229,76 @@ def _free(centers: list[np.ndarray], p: np.ndarray, min_dist: float) -> bool:
     return all(np.hypot(*(p - c)) >= min_dist for c in centers)
 
 
+def _closer_than(a: np.ndarray, b: np.ndarray, clearance: float) -> bool:
+    """Whether two tile faces (4x2 corners, rectangles) come within `clearance` of each other (or overlap).
+
+    Separating-axis test on the rectangles' edge normals, the intervals widened by `clearance`.
+    """
+    for quad in (a, b):
+        for edge in (quad[1] - quad[0], quad[3] - quad[0]):
+            axis = edge / np.linalg.norm(edge)
+            pa, pb = a @ axis, b @ axis
+            if pb.min() > pa.max() + clearance or pa.min() > pb.max() + clearance:
+                return False
+    return True
+
+
+def _place_set_clear(
+    layout: Layout,
+    tiles: list[Tile],
+    start: np.ndarray,
+    up_deg: float,
+    aspect: float,
+    rng: np.random.Generator,
+    gap: float,
+    away: np.ndarray,
+    clearance: float = 0.1,
+) -> None:
+    """`place_row` for a table set, pushed along `away` until it keeps `clearance` from every set laid before.
+
+    Real tiles cannot lie on top of another set's tiles, and players leave space between sets; without
+    this a slightly turned long set or a set laid from another side could cover its neighbours.
+    """
+    others = [layout.tiles[i].corners[:, :2] for members in layout.sets for i in members]
+    other_centers = np.array([q.mean(axis=0) for q in others]).reshape(-1, 2)
+    reach = float(np.hypot(aspect, 1.0)) + clearance  # centres a diagonal (+ clearance) apart cannot touch
+    first = len(layout.tiles)
+    for attempt in itertools.count():  # ends: each try lies 0.1 further away from the sets laid
+        place_row(layout, tiles, start + away * 0.1 * attempt, up_deg, aspect, rng, len(layout.sets), gap)
+        touching = False
+        for placed in layout.tiles[first:]:
+            quad = placed.corners[:, :2]
+            near = np.flatnonzero(np.hypot(*(other_centers - quad.mean(axis=0)).T) < reach)
+            if any(_closer_than(quad, others[j], clearance) for j in near):
+                touching = True
+                break
+        if not touching:
+            return
+        del layout.tiles[first:]
+        layout.sets.pop()
+
+
 def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
-    """A table mid-game: sets in rows with gaps between them, a few loose tiles, sometimes a rack."""
+    """A table mid-game: sets in rows with gaps between them, a few loose tiles, sometimes a rack.
+
+    Positions are planned in the table's frame (rows along +x, later rows towards -y) and turned by the
+    table's `base_up`, so rows stay straight lines as players lay them and the sets of one row never
+    step into the next.
+    """
     layout = Layout()
     n_sets = int(rng.integers(2, 10))
     max_row = rng.uniform(9, 20) * aspect
-    set_gap = rng.uniform(0.25, 1.0) * aspect
+    # Real-dev photos (the layout engineer's comparison): players leave at least about a third of a tile
+    # between sets in a row (issue 3: "sets in rows with gaps between them, as players lay them"), well
+    # above the <= 0.08-width slack inside a set, so a person can always see where a set ends.
+    min_set_gap = aspect / 3
+    set_gap = rng.uniform(0.35, 1.0) * aspect
     row_step = rng.uniform(1.12, 1.6)
     tight = rng.random() < 0.5
     x, y = 0.0, 0.0
     base_up = rng.normal(0, 4)
+    table = _rot2(base_up)
+    down, across = table @ np.array([0.0, -1.0]), table @ np.array([1.0, 0.0])
     turned: list[tuple[list[Tile], float]] = []
     for _ in range(n_sets):
         tiles = deck.random_set()
@@ -247,25 +308,28 @@ def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
         width = len(tiles) * aspect
         if x > 0 and x + width > max_row:
             x, y = 0.0, y - row_step
-        start = np.array([x, y + rng.normal(0, 0.05)])
+        start = table @ np.array([x, y + rng.normal(0, 0.05)])
         gap = 0.0 if tight else rng.uniform(0.0, 0.06)
-        place_row(layout, tiles, start, base_up + rng.normal(0, 2.5), aspect, rng, len(layout.sets), gap)
-        x += width + set_gap * rng.uniform(0.6, 1.4)
+        _place_set_clear(layout, tiles, start, base_up + rng.normal(0, 2.5), aspect, rng, gap, down)
+        x += width + max(min_set_gap, set_gap * rng.uniform(0.6, 1.4))
     bottom = y - row_step
     right_edge = max(max_row, x) + 0.3
     for tiles, turn in turned:
+        # Each turned set starts at its own far end (place_row lays tiles along the reader's right), so it
+        # lies below the rows (180) or in a column right of them (90, 270), never across other sets.
         width = len(tiles) * aspect
         if turn == 180.0:  # upside down, read from the far side: starts at the right end
-            start = np.array([width, bottom])
+            start, away = np.array([width, bottom]), down
             bottom -= row_step
         elif turn == 90.0:  # reads upwards, in a column to the right of the rows
-            start = np.array([right_edge + 0.5, 0.5 - width])
+            start, away = np.array([right_edge + 0.5, 0.5 - width]), across
             right_edge += row_step
         else:  # reads downwards
-            start = np.array([right_edge + 0.5, 0.5])
+            start, away = np.array([right_edge + 0.5, 0.5]), across
             right_edge += row_step
         gap = 0.0 if tight else rng.uniform(0.0, 0.06)
-        place_row(layout, tiles, start, base_up + turn + rng.normal(0, 3), aspect, rng, len(layout.sets), gap)
+        up_deg = base_up + turn + rng.normal(0, 3)
+        _place_set_clear(layout, tiles, table @ start, up_deg, aspect, rng, gap, away)
     _add_loose(layout, rng, deck, aspect, int(rng.integers(0, 8)))
     if rng.random() < 0.25:
         pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
