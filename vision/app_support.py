@@ -19,6 +19,7 @@ import numpy as np
 
 from assistant.errors import InputError
 from assistant.tiles import ALL_FACES, JOKER, Tile, format_tiles, tile_from_class_id
+from vision.frames import CorruptImageError, ImageError, decode_image
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from vision.layout import Layout
 
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
-MAX_PHOTO_PIXELS = 40_000_000
 MIN_PHOTO_SIDE = 32
 BLANK_FRAME_STD = 2.0
 EXAMPLE_PHOTO = Path(__file__).resolve().parent / "examples" / "table.jpg"
@@ -59,14 +59,14 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
         )
     if not _looks_like_image(data):
         raise PhotoError(f"{name} is not a picture (JPEG, PNG or WebP expected)")
-    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise PhotoError(f"{name} is damaged: it starts like a picture but cannot be decoded")
+    # One decoder for files and photos: it refuses oversized images from the header, before decoding.
+    try:
+        frame = decode_image(data, name)
+    except CorruptImageError as error:
+        raise PhotoError(f"{name} is damaged: it starts like a picture but cannot be decoded") from error
+    except ImageError as error:
+        raise PhotoError(str(error)) from error
     height, width = frame.shape[:2]
-    if width * height > MAX_PHOTO_PIXELS:
-        raise PhotoError(
-            f"{name} is {width}x{height} pixels; at most {MAX_PHOTO_PIXELS // 1_000_000} megapixels"
-        )
     if min(width, height) < MIN_PHOTO_SIDE:
         raise PhotoError(f"{name} is only {width}x{height} pixels: too small to see tiles")
     if float(frame.std()) < BLANK_FRAME_STD:

@@ -20,6 +20,10 @@ class ImageError(InputError):
     """A file or upload that is not a usable image: the message names it and says why."""
 
 
+class CorruptImageError(ImageError):
+    """Bytes that look like an image format but do not decode."""
+
+
 class CameraError(RuntimeError):
     """The webcam could not be opened or stopped giving frames."""
 
@@ -74,7 +78,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     buffer = np.frombuffer(data, dtype=np.uint8)
     frame = _imdecode_quietly(buffer)
     if frame is None:
-        raise ImageError(
+        raise CorruptImageError(
             f"{name}: not an image, or the image data is corrupt (expected JPEG, PNG, WebP or BMP)"
         )
     height, width = frame.shape[:2]
