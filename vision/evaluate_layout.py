@@ -69,9 +69,10 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
     With `either_direction` a set read backwards counts (boxes alone cannot tell up from down).
     """
     visible = set(keep)
-    truth_sets = [[i for i in s if i in visible] for s in scene["sets"]]
-    fully_visible = all(len(s) == len(t) for s, t in zip(truth_sets, scene["sets"], strict=True))
-    truth_sets = [s for s in truth_sets if s]
+    fully_visible = all(i in visible for s in scene["sets"] for i in s)
+    # A tile hidden inside a set (under a hand, out of the frame) leaves what anyone sees: the pieces
+    # either side of it, each to be rebuilt as a set of its own.
+    truth_sets = [piece for s in scene["sets"] for piece in visible_pieces(s, visible)]
     got = [[keep[t.index] for t in s] for s in layout.table]
     if either_direction:
         truth_order = {tuple(reversed(t)): t for t in truth_sets}
@@ -108,6 +109,17 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
                        rack_tiles_total=len(on_rack & visible),
                        table_tiles_on_racks=len(reported_on_rack - on_rack),
                        table_tiles_total=len(visible - on_rack))
+
+
+def visible_pieces(members: list[int], visible: set[int]) -> list[list[int]]:
+    """A set's runs of visible tiles, in order, split wherever a tile is hidden."""
+    pieces: list[list[int]] = [[]]
+    for i in members:
+        if i in visible:
+            pieces[-1].append(i)
+        elif pieces[-1]:
+            pieces.append([])
+    return [piece for piece in pieces if piece]
 
 
 def _quad_distance(a: np.ndarray, b: np.ndarray) -> float:

@@ -275,6 +275,47 @@ def tile_sizes(xyxy: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, float]
     return np.maximum(sizes, 1.0), aspect
 
 
+def complete_cut_boxes(xyxy: np.ndarray, image_size: tuple[int, int], angles: np.ndarray,
+                       margin: float = 2.0) -> np.ndarray:
+    """Boxes cut by the frame's edge, grown back to their neighbours' size on the side the edge hides.
+
+    A tile half out of the frame shows a half box whose centre sits half the missing part away from the
+    tile's own, towards its neighbour inside the frame: measured as it is, the step to that neighbour
+    looks short and the next one long, or the tile looks loose. Tiles lying the same way next to it
+    tell the whole box's size.
+    """
+    width, height = image_size
+    cut = ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin)
+           | (xyxy[:, 2] >= width - margin) | (xyxy[:, 3] >= height - margin))
+    whole = np.flatnonzero(~cut)
+    if not cut.any() or whole.size == 0:
+        return xyxy
+    out = xyxy.copy()
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    for i in np.flatnonzero(cut):
+        turn = np.abs(_wrap180((angles[whole] - angles[i]) * 2)) / 2
+        same_way = whole[turn < 15.0]
+        if same_way.size == 0:
+            continue
+        distance = np.linalg.norm(centers[same_way] - centers[i], axis=1)
+        near = same_way[np.argsort(distance)[:4]]
+        near = near[np.linalg.norm(centers[near] - centers[i], axis=1) < 2.5 * wh[near].max(axis=1)]
+        if near.size == 0:
+            continue
+        full_w, full_h = np.median(wh[near], axis=0)
+        x1, y1, x2, y2 = xyxy[i]
+        if x1 <= margin and x2 - x1 < full_w:
+            out[i, 0] = x2 - full_w
+        elif x2 >= width - margin and x2 - x1 < full_w:
+            out[i, 2] = x1 + full_w
+        if y1 <= margin and y2 - y1 < full_h:
+            out[i, 1] = y2 - full_h
+        elif y2 >= height - margin and y2 - y1 < full_h:
+            out[i, 3] = y1 + full_h
+    return out
+
+
 @dataclass(frozen=True)
 class LayoutParams:
     """Tolerances of the grouping, in tile widths / heights.
@@ -292,7 +333,7 @@ class LayoutParams:
             that leaves more tiles in valid sets), when `group` is given a judge.
     """
 
-    gap_fraction: float = 0.1
+    gap_fraction: float = 0.13
     link_gap: float = 0.8
     max_shear: float = 35.0
     max_turn: float = 25.0
@@ -357,8 +398,9 @@ def _chains(
             if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
-        excess = _gap_excess(steps, _typical_step(path, nexts, angles, typical), params.gap_fraction)
-        for piece in _cut(path, excess, judge, params.rules_margin):
+        reference = _typical_step(path, nexts, angles, typical)
+        excess, explained = _gap_excess(steps, reference, params.gap_fraction)
+        for piece in _cut(path, excess, judge, params.rules_margin, explained):
             # Two tiles side by side are a started set only when laid square to each other; two loose
             # tiles that happen to touch are turned every which way.
             turn = abs(float(_wrap180((angles[piece[0]] - angles[piece[-1]]) * 2)) / 2)
@@ -441,8 +483,12 @@ def _typical_step(path: list[int], nexts: dict[int, tuple[int, float]], angles: 
     return float(np.median(similar)) if len(similar) >= 3 else overall
 
 
-def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list[float]:
+def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tuple[list[float], set[int]]:
     """For each step of a chain, by how much (in tile widths) it exceeds what a step inside a set may be.
+
+    Also returns the steps that look like gaps but were explained away by a short step next to them (a
+    tile pushed onto its neighbour): which of two long steps beside a short one is the gap is a guess,
+    so `_cut` lets the rules decide those.
 
     A positive excess is a gap between sets. Steps are centre distances in tile widths. With two or more
     steps around, they are the reference. A three-tile chain has one: evenly spaced, its tiles are a set
@@ -457,7 +503,8 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list
     if len(steps) >= 5:
         slope = float(np.median([(steps[b] - steps[a]) / (b - a)
                                  for a in range(len(steps)) for b in range(a + 1, len(steps))]))
-    excess = []
+    excess: list[float] = []
+    explained: set[int] = set()
     for k, step in enumerate(steps):
         window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
         around = [steps[j] + slope * (k - j) for j in window]
@@ -468,7 +515,10 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list
             # the same amount: together they are two ordinary steps, and there is no gap.
             for j in (k - 1, k + 1):
                 if 0 <= j < len(steps) and steps[j] < reference - gap_fraction / 2:
-                    over = min(over, step + steps[j] + slope * (k - j) - (2 * reference + gap_fraction))
+                    pushed = step + steps[j] + slope * (k - j) - (2 * reference + gap_fraction)
+                    if over > 0 and pushed < 2.5 * gap_fraction:
+                        explained.add(k)
+                    over = min(over, pushed)
             # A short chain may be all gaps: then its own steps are no reference.
             if len(around) < 4:
                 over = max(over, step - (typical + 3 * gap_fraction))
@@ -479,19 +529,23 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> list
             elif other < typical - gap_fraction / 2:
                 # A tile pushed onto its neighbour: the two steps together are two ordinary ones.
                 over = step + other - (2 * typical + gap_fraction)
+                if step - (typical + gap_fraction) > 0 and over < 2.5 * gap_fraction:
+                    explained.add(k)
             else:
                 over = step - (min(other, typical) + gap_fraction)
         else:
             over = step - (typical + 1.5 * gap_fraction)
         excess.append(over)
-    return excess
+    return excess, explained
 
 
 def _cut(
-    path: list[int], excess: list[float], judge: SetJudge | None, margin: float
+    path: list[int], excess: list[float], judge: SetJudge | None, margin: float,
+    unsure: set[int] | None = None,
 ) -> list[list[int]]:
-    """Cut a chain at its gaps. Steps within `margin` of the limit are decided by the rules when a judge
-    is given: the cuts that leave the most tiles in valid sets win (ties keep the geometric decision)."""
+    """Cut a chain at its gaps. Steps within `margin` of the limit (and the `unsure` ones) are decided by
+    the rules when a judge is given: the cuts that leave the most tiles in valid sets win (ties keep the
+    geometric decision)."""
 
     def pieces_for(cuts: set[int]) -> list[list[int]]:
         pieces, current = [], [path[0]]
@@ -504,18 +558,23 @@ def _cut(
         return pieces
 
     geometric = {k for k, over in enumerate(excess) if over > 0}
-    marginal = [k for k, over in enumerate(excess) if abs(over) < margin]
+    marginal = [k for k, over in enumerate(excess) if abs(over) < margin or k in (unsure or set())]
     if judge is None or not marginal or len(marginal) > 4:
         return pieces_for(geometric)
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int] | None = None
     best_cuts = geometric
     for choice in range(2 ** len(marginal)):
         cuts = {k for k in geometric if k not in marginal}
         cuts |= {k for bit, k in enumerate(marginal) if choice >> bit & 1}
-        in_valid = sum(len(p) for p in pieces_for(cuts) if len(p) >= 3 and judge(p))
-        agreement = -len(cuts ^ geometric)
-        if best is None or (in_valid, agreement) > best:
-            best, best_cuts = (in_valid, agreement), cuts
+        pieces = pieces_for(cuts)
+        valid = [len(p) >= 3 and judge(p) for p in pieces]
+        in_valid = sum(len(p) for p, ok in zip(pieces, valid, strict=True) if ok)
+        # When the rules accept either way (a valid run with a doubtful gap, cut or not), fewer sets win: a
+        # set a player means to keep apart is laid with a clear gap.
+        fewer = -len(cuts) if all(valid) else -len(path)
+        key = (in_valid, fewer, -len(cuts ^ geometric))
+        if best is None or key > best:
+            best, best_cuts = key, cuts
     return pieces_for(best_cuts)
 
 
@@ -713,7 +772,8 @@ def group(
 
     Args:
         detections: tiles found in one frame.
-        image_size: `(width, height)` of the frame (accepted for callers; nothing needs it yet).
+        image_size: `(width, height)` of the frame: tiles cut by its edge are measured as whole tiles
+            (see `complete_cut_boxes`).
         params: grouping tolerances.
         orientation_known: whether `detections.angle` tells up from down; by default it does unless every
             angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
@@ -728,8 +788,10 @@ def group(
     if n == 0:
         return Layout()
     xyxy = np.asarray(detections.xyxy, dtype=np.float64)
-    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     given = np.asarray(detections.angle, dtype=np.float64)
+    if image_size is not None:
+        xyxy = complete_cut_boxes(xyxy, image_size, given)
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     any_angle = bool(np.any(given != 0))
     if orientation_known is None:
         orientation_known = any_angle

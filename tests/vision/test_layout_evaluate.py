@@ -61,3 +61,11 @@ def test_polygon_labels_give_boxes_classes_and_axes() -> None:
 def test_cli_reports_missing_scenes(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--scenes", str(tmp_path)]) == 2
     assert "no scenes" in capsys.readouterr().err
+
+
+def test_a_set_with_a_hidden_middle_tile_is_judged_by_its_visible_pieces() -> None:
+    from vision.evaluate_layout import visible_pieces
+
+    assert visible_pieces([4, 5, 6, 7, 8], {4, 5, 7, 8}) == [[4, 5], [7, 8]]
+    assert visible_pieces([4, 5, 6], {5, 6}) == [[5, 6]]
+    assert visible_pieces([4, 5, 6], set()) == []
