@@ -330,7 +330,9 @@ def game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
         gap = 0.0 if tight else rng.uniform(0.0, 0.06)
         up_deg = base_up + turn + rng.normal(0, 3)
         _place_set_clear(layout, tiles, table @ start, up_deg, aspect, rng, gap, away)
-    _add_loose(layout, rng, deck, aspect, int(rng.integers(0, 8)))
+    # A loose tile lies clear of the sets (a third of a tile, as between sets): one dropped touching a set's
+    # end, square to it, is that set's tile to anyone looking, so the scene's truth would be a guess.
+    _add_loose(layout, rng, deck, aspect, int(rng.integers(0, 8)), clearance=aspect / 3)
     if rng.random() < 0.25:
         pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
         lo = pts.min(axis=0)
@@ -346,7 +348,10 @@ def _add_loose(
     aspect: float,
     count: int,
     area: tuple[np.ndarray, np.ndarray] | None = None,
+    clearance: float | None = None,
 ) -> None:
+    """`count` tiles dropped at random angles: centres a tile apart or, given `clearance`, faces that far
+    from every tile already there (tried 30 times; the last try stays when none is free)."""
     if layout.tiles:
         pts = np.concatenate([t.corners[:, :2] for t in layout.tiles])
         lo, hi = pts.min(axis=0) - 1.5, pts.max(axis=0) + 1.5
@@ -355,13 +360,26 @@ def _add_loose(
     if area is not None:
         lo, hi = area
     centers = [t.corners[:, :2].mean(axis=0) for t in layout.tiles]
+    quads = [t.corners[:, :2] for t in layout.tiles]
+    reach = float(np.hypot(aspect, 1.0)) + (clearance or 0.0)
     for _ in range(count):
-        for _attempt in range(30):
-            p = rng.uniform(lo, hi)
-            if _free(centers, p, 1.05):
-                break
+        if clearance is None:
+            for _attempt in range(30):
+                p = rng.uniform(lo, hi)
+                if _free(centers, p, 1.05):
+                    break
+            placed = table_tile(deck.draw(), p, rng.uniform(0, 360), aspect)
+        else:
+            tile = deck.draw()
+            for _attempt in range(30):
+                placed = table_tile(tile, rng.uniform(lo, hi), rng.uniform(0, 360), aspect)
+                p = placed.corners[:, :2].mean(axis=0)
+                if not any(_closer_than(placed.corners[:, :2], q, clearance)
+                           for c, q in zip(centers, quads, strict=True) if np.hypot(*(c - p)) < reach):
+                    break
         centers.append(p)
-        layout.tiles.append(table_tile(deck.draw(), p, rng.uniform(0, 360), aspect))
+        quads.append(placed.corners[:, :2])
+        layout.tiles.append(placed)
 
 
 def scatter_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
