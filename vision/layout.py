@@ -831,7 +831,12 @@ def group(
             alone[r[0]] = True
     if params.columns and alone.sum() > 1:
         for col in _chains(centers, angles, sizes, alone, "column", params, judge):
-            sets.append((col, "column" if len(col) > 1 else "row"))
+            # Two tiles one above the other are more often the ends of two rows (cut by the frame's edge,
+            # or half hidden) than a set being started in a column: only three or more make a column set.
+            if len(col) >= 3:
+                sets.append((col, "column"))
+            else:
+                sets.extend(([i], "row") for i in col)
     else:
         sets.extend(([int(i)], "row") for i in np.flatnonzero(alone))
 

@@ -134,6 +134,16 @@ def test_tiles_stacked_in_a_column_form_a_set() -> None:
     assert layout.set_axes == ("column", "row")
 
 
+def test_two_tiles_one_above_the_other_are_loose_not_a_column() -> None:
+    # The ends of two rows whose other tiles are out of the frame look just like this.
+    b = SceneBuilder()
+    b.add("r3", (200, 100), 0)
+    b.add("b13", (200, 100 + TILE_H + 1), 0)
+    layout = group(b.detections())
+    assert as_text(layout) == "r3 | b13"
+    assert len(layout.loose) == 2
+
+
 def rack_scene(image_size: tuple[int, int] = (1000, 750)) -> tuple[SceneBuilder, list[str], list[str]]:
     """Sets on the table and a rack at the bottom edge: two tight tiers of squat (foreshortened) tiles."""
     b = SceneBuilder()
