@@ -33,6 +33,12 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     found = _find_racks(xyxy, angles, gray, frame_median=frame_median)
     found += _find_racks(transposed, angles - 90.0, None if gray is None else gray.T,
                          frame_median=frame_median)
+    if gray is not None:
+        # A rack along the image's y axis stands with its tiles' tops towards either side; transposed, the
+        # one whose tops point right lies upside down, so it is looked for in the transposed image flipped.
+        side = float(gray.shape[1])
+        flipped = np.stack([xyxy[:, 1], side - xyxy[:, 2], xyxy[:, 3], side - xyxy[:, 0]], axis=1)
+        found += _find_racks(flipped, angles - 90.0, gray.T[::-1], frame_median=frame_median)
     for tiers in found:
         if taken & set(tiers[0] + tiers[1]):
             continue
@@ -88,8 +94,8 @@ def _find_racks(
     from the other tiles' by a third or more. With fewer than three other tiles to compare, two rows of
     table sets and a rack look alike: nothing is called a rack.
 
-    Racks along the image's x axis are found (the caller also passes the boxes transposed, for racks
-    along y). Returns each rack as its two tiers.
+    Racks along the image's x axis, the tiles' tops up, are found (the caller also passes the boxes
+    transposed, and flipped, for racks along y). Returns each rack as its two tiers.
     """
     n = len(xyxy)
     wh = xyxy[:, 2:] - xyxy[:, :2]
@@ -99,6 +105,9 @@ def _find_racks(
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     lines = [line for line in _box_lines(xyxy, np.arange(n)) if len(line) >= 2]
+    tile_height = _upright_heights(wh, angles)
+    # Standing tiles face the player: near upright in the image (or upside down), however the tiers slope.
+    upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= 25.0
     # Candidate pairs of lines, one above the other, nearest first: a rack's two tiers are the closest
     # pair (the table's rows behind a rack are further up).
     by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
@@ -106,18 +115,22 @@ def _find_racks(
     for a_pos, a in enumerate(by_top):
         for b in by_top[a_pos + 1:]:
             upper, lower = lines[a], lines[b]
-            height = float(np.median(wh[upper + lower, 1]))
-            # Tiers stand a rack's depth apart: about a tile's real height, which a squat (foreshortened)
-            # tile no longer shows, so its width stands in for it.
-            depth = max(height, float(np.median(wh[upper + lower, 0])) / DEFAULT_ASPECT)
-            # Offset square to the tiers' slope.
-            slope = _line_slope(centers[upper + lower])
-            offset = float(centers[lower, 1].mean() - centers[upper, 1].mean()) / math.sqrt(1 + slope * slope)
-            if not 0.55 * height < offset < 1.7 * depth:
+            if np.mean(upright[upper + lower]) < 0.75:
                 continue
-            if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.3:
+            if max(len(upper), len(lower)) < 3:
                 continue
-            candidates.append((offset / height, a, b))
+            if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.5:
+                continue
+            farthest = 1.0
+            if gray is None:
+                # Told by their shape alone, tiers may stand a rack's depth apart: about a tile's real
+                # height, which a squat (foreshortened) tile no longer shows, so its width stands in.
+                height = float(np.median(tile_height[upper + lower]))
+                farthest = 1.7 * max(1.0, float(np.median(wh[upper + lower, 0])) / DEFAULT_ASPECT / height)
+            offset = _tier_offset(centers, wh, tile_height, upper, lower, farthest)
+            if offset is None:
+                continue
+            candidates.append((offset, a, b))
     racks: list[tuple[list[int], list[int]]] = []
     used: set[int] = set()
     for _, a, b in sorted(candidates):
@@ -125,28 +138,31 @@ def _find_racks(
             continue
         upper, lower = lines[a], lines[b]
         members = upper + lower
-        others = [i for i in range(n) if i not in set(members) and square[i]]
-        standing = False
-        if len(others) >= 3 and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
-            ratio = float(np.median(shape[members])) / float(np.median(shape[others]))
-            reference = float(np.median(shape[others]))
-            # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
-            # table): when the others do, they are the standing ones and this pair is table rows.
-            standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
-        # Seen from a player's side, standing and lying tiles may look alike; the rack itself does not:
-        # a dark bar right under the front tier.
-        if not standing and gray is not None and len(members) >= 6:
-            standing = _dark_bar_below(gray, xyxy, lower, frame_median)
+        if gray is not None:
+            # The rack itself: a dark bar right under the front tier.
+            standing = _dark_bar_below(gray, xyxy, lower)
+        else:
+            others = [i for i in range(n) if i not in set(members) and square[i]]
+            standing = False
+            if len(others) >= 3 and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
+                ratio = float(np.median(shape[members])) / float(np.median(shape[others]))
+                reference = float(np.median(shape[others]))
+                # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
+                # table): when the others do, they are the standing ones and this pair is table rows.
+                standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
         if standing:
             racks.append((upper, lower))
             used.update((a, b))
     if gray is not None:
-        # A rack whose back tier is empty (or hidden): one long tier on a dark bar, the table bright above.
+        # A rack whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar, the
+        # table bright above. Alone, a row lying on a dark table looks much the same: the bar must also be
+        # dark for the frame.
         for k, line in enumerate(lines):
-            if k in used or len(line) < 5:
+            if k in used or len(line) < 5 or np.mean(upright[line]) < 0.75:
                 continue
-            bright_above = _strip_brightness(gray, xyxy, line, above=True) > 100
-            if bright_above and _dark_bar_below(gray, xyxy, line, frame_median):
+            bright_above = _band_brightness(gray, xyxy, line, -0.35, 0.0) > 100
+            bar = _band_brightness(gray, xyxy, line, 1.0, 1.35)
+            if bright_above and bar < min(80.0, 0.5 * frame_median) and _dark_bar_below(gray, xyxy, line):
                 racks.append((line, []))
                 used.add(k)
     return racks
@@ -155,27 +171,74 @@ def _find_racks(
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 
 
-def _strip_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], above: bool = False) -> float:
-    """Median brightness of a strip a third of a tile high right under (or over) these tiles."""
+def _band_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], top: float, bottom: float) -> float:
+    """Median brightness of a band across these boxes, `top` to `bottom` in box heights from the boxes' tops.
+
+    The band leaves out a fifth of each box's width at either side, where a neighbour or the table shows.
+    """
     height, width = gray.shape[:2]
     strips = []
     for i in tier:
         x1, y1, x2, y2 = xyxy[i]
-        depth = 0.35 * (y2 - y1)
-        top, bottom = (y1 - depth, y1) if above else (y2, y2 + depth)
-        top, bottom = int(round(top)), int(round(bottom))
-        left, right = int(round(x1)), int(round(x2))
-        if bottom <= top or right <= left or top >= height or bottom <= 0:
-            continue
-        strips.append(gray[max(0, top):min(height, bottom), max(0, left):min(width, right)].ravel())
+        inset = 0.2 * (x2 - x1)
+        upper, lower = int(round(y1 + top * (y2 - y1))), int(round(y1 + bottom * (y2 - y1)))
+        left, right = int(round(x1 + inset)), int(round(x2 - inset))
+        upper, lower, left, right = max(0, upper), min(height, lower), max(0, left), min(width, right)
+        if lower > upper and right > left:
+            strips.append(gray[upper:lower, left:right].ravel())
     values = np.concatenate(strips) if strips else np.zeros(0)
     return float(np.median(values)) if values.size else math.nan
 
 
-def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], frame_median: float) -> bool:
-    """Whether a strip a third of a tile high right under these tiles is much darker than the frame."""
-    strip = _strip_brightness(gray, xyxy, tier)
-    return bool(strip < 0.5 * frame_median and strip < 80)
+def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int]) -> bool:
+    """Whether the band right under these tiles (a rack's lip) is far darker than their faces."""
+    bar = _band_brightness(gray, xyxy, tier, 1.0, 1.15)
+    face = _band_brightness(gray, xyxy, tier, 0.3, 0.7)
+    return bool(bar < 0.4 * face)
+
+
+def _upright_heights(wh: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Each tile's own height, from its box and angle (a turned tile's box is taller than the tile)."""
+    turn = np.radians(angles)
+    cos, sin = np.abs(np.cos(turn)), np.abs(np.sin(turn))
+    # The box of a w x h rectangle turned by t is (w cos + h sin) x (w sin + h cos); solved for h. Near
+    # 45 degrees that is ill-posed, and the box's height is all there is.
+    denominator = cos * cos - sin * sin
+    solved = (wh[:, 1] * cos - wh[:, 0] * sin) / np.where(denominator > 0.3, denominator, 1.0)
+    return np.where(denominator > 0.3, np.clip(solved, 0.5 * wh[:, 1], wh[:, 1]), wh[:, 1])
+
+
+def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, upper: list[int],
+                 lower: list[int], farthest: float = 1.0) -> float | None:
+    """How far the lower line of tiles stands below the upper one, in tile heights, if they could be tiers.
+
+    Tiers are two straight parallel lines of tiles, slot above slot. The back tier stands less than a
+    tile behind the front one and rises above it, so the two overlap in the image (0.35 to `farthest`
+    tile heights apart); rows lying on the table keep at least 1.12 tile heights apart. None when the
+    lines are not such a pair (a line that wanders from one table row to the next is no tier).
+    """
+    height = float(np.median(tile_height[upper + lower]))
+    slopes = []
+    for tier in (upper, lower):
+        slope = _line_slope(centers[tier])
+        slopes.append(slope)
+        middle = centers[tier].mean(axis=0)
+        residual = centers[tier, 1] - middle[1] - slope * (centers[tier, 0] - middle[0])
+        if np.abs(residual).max() > 0.25 * height:
+            return None
+    turn = abs(math.degrees(math.atan(slopes[0]) - math.atan(slopes[1])))
+    if min(len(upper), len(lower)) >= 3 and turn > 8:
+        return None
+    # Slot by slot: each tile of the shorter tier has one of the other right above or below it.
+    shorter, longer = (upper, lower) if len(upper) <= len(lower) else (lower, upper)
+    width = float(np.median(wh[upper + lower, 0]))
+    dx = centers[shorter, None, 0] - centers[None, longer, 0]
+    nearest = np.abs(dx).argmin(axis=1)
+    dy = np.abs(centers[shorter, 1] - centers[np.asarray(longer)[nearest], 1]) / height
+    aligned = (np.abs(dx[np.arange(len(shorter)), nearest]) < 0.6 * width) & (dy > 0.35) & (dy < farthest)
+    if aligned.mean() < 0.7:
+        return None
+    return float(np.median(dy[aligned]))
 
 
 def _line_slope(points: np.ndarray) -> float:

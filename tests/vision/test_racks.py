@@ -1,0 +1,90 @@
+"""Racks told from table rows: two overlapping tiers of standing tiles on a dark bar."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.layout_scenes import TILE_H, TILE_W
+from vision.racks import find_racks
+
+TABLE, FACE, BAR = 150, 225, 25
+
+
+def tier_boxes(count: int, left: float, top: float, scale: float = 1.0) -> list[list[float]]:
+    """Boxes of `count` upright tiles side by side, the first one's top-left corner at (left, top)."""
+    w, h = TILE_W * scale, TILE_H * scale
+    return [[left + k * (w + 1), top, left + k * (w + 1) + w, top + h] for k in range(count)]
+
+
+def painted_frame(boxes: list[list[float]], bar_under: list[list[float]] = (),
+                  size: tuple[int, int] = (800, 600), table: int = TABLE) -> np.ndarray:
+    """A frame with bright tile faces on a table, and a dark strip a quarter tile high under `bar_under`."""
+    frame = np.full((size[1], size[0], 3), table, np.uint8)
+    for x1, y1, x2, y2 in bar_under:
+        frame[int(y2):int(y2 + 0.25 * (y2 - y1)), int(x1) - 2:int(x2) + 2] = BAR
+    for x1, y1, x2, y2 in boxes:
+        frame[int(y1):int(y2), int(x1):int(x2)] = FACE
+    return frame
+
+
+def small_rack(overlap: float = 0.3) -> tuple[np.ndarray, list[list[float]], list[list[float]]]:
+    """Three tiles on each tier, the back tier's foot hidden `overlap` tile heights behind the front tier."""
+    back = tier_boxes(3, 300, 200)
+    front = tier_boxes(3, 300, 200 + (1 - overlap) * TILE_H)
+    return np.array(back + front, float), back, front
+
+
+def test_small_rack_found_by_its_bar() -> None:
+    xyxy, back, front = small_rack()
+    angles = np.zeros(len(xyxy))
+    frame = painted_frame(front + back, bar_under=front)
+    assert find_racks(xyxy, angles, frame) == [[0, 1, 2, 3, 4, 5]]
+
+
+def test_rack_read_back_tier_first_whatever_the_detection_order() -> None:
+    xyxy, back, front = small_rack()
+    order = [4, 1, 5, 0, 3, 2]
+    frame = painted_frame(front + back, bar_under=front)
+    racks = find_racks(xyxy[order], np.zeros(6), frame)
+    assert [[order[i] for i in rack] for rack in racks] == [[0, 1, 2, 3, 4, 5]]
+
+
+def test_no_bar_no_rack() -> None:
+    xyxy, back, front = small_rack()
+    assert find_racks(xyxy, np.zeros(6), painted_frame(front + back)) == []
+
+
+def test_table_rows_on_a_dark_table_are_no_rack() -> None:
+    """On a dark table every row has a dark strip under it; rows lie 1.15 tile heights apart."""
+    upper = tier_boxes(5, 300, 200)
+    lower = tier_boxes(5, 300, 200 + 1.15 * TILE_H)
+    xyxy = np.array(upper + lower, float)
+    frame = painted_frame(upper + lower, table=BAR)
+    assert find_racks(xyxy, np.zeros(10), frame) == []
+
+
+def test_tiers_must_be_parallel_lines() -> None:
+    """A lower line that steps from one row to another (three tiles high, three low) is no tier."""
+    upper = tier_boxes(6, 300, 200)
+    lower = tier_boxes(3, 300, 200 + 0.7 * TILE_H) + tier_boxes(3, 300 + 3 * (TILE_W + 1), 200 + 1.1 * TILE_H)
+    xyxy = np.array(upper + lower, float)
+    frame = painted_frame(upper + lower, bar_under=lower)
+    racks = find_racks(xyxy, np.zeros(12), frame)
+    assert sorted(i for rack in racks for i in rack) != list(range(12))
+
+
+@pytest.mark.parametrize("clockwise", [True, False])
+def test_rack_turned_a_quarter_found_along_the_image_y_axis(clockwise: bool) -> None:
+    xyxy, back, front = small_rack()
+    frame = painted_frame(front + back, bar_under=front)
+    height, width = frame.shape[:2]
+    if clockwise:  # (x, y) -> (height - y, x): the tiles' tops point right
+        turned = np.rot90(frame, k=-1)
+        boxes = np.stack([height - xyxy[:, 3], xyxy[:, 0], height - xyxy[:, 1], xyxy[:, 2]], axis=1)
+    else:  # (x, y) -> (y, width - x): the tiles' tops point left
+        turned = np.rot90(frame, k=1)
+        boxes = np.stack([xyxy[:, 1], width - xyxy[:, 2], xyxy[:, 3], width - xyxy[:, 0]], axis=1)
+    racks = find_racks(boxes, np.full(6, -90.0 if clockwise else 90.0), np.ascontiguousarray(turned))
+    assert len(racks) == 1 and sorted(racks[0]) == list(range(6))
+    assert sorted(racks[0][:3]) == [0, 1, 2]  # the back tier first
