@@ -105,7 +105,9 @@ def _find_racks(
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     lines = [line for line in _box_lines(xyxy, np.arange(n)) if len(line) >= 2]
-    tile_height = _upright_heights(wh, angles)
+    # Standing tiles are near upright, so their boxes' heights are theirs (a turned lying tile's box is
+    # taller than the tile, which only brings table rows closer, in box heights).
+    tile_height = wh[:, 1]
     # Standing tiles face the player: near upright in the image (or upside down), however the tiers slope.
     upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= 25.0
     # Candidate pairs of lines, one above the other, nearest first: a rack's two tiers are the closest
@@ -121,7 +123,9 @@ def _find_racks(
                 continue
             if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.5:
                 continue
-            farthest = 1.0
+            # Tiers overlap: 95% of rendered racks' stand under 0.95 box heights apart; rows laid tight on
+            # a table (real photos) 0.97 to 1.
+            farthest = 0.95
             if gray is None:
                 # Told by their shape alone, tiers may stand a rack's depth apart: about a tile's real
                 # height, which a squat (foreshortened) tile no longer shows, so its width stands in.
@@ -140,7 +144,7 @@ def _find_racks(
         members = upper + lower
         if gray is not None:
             # The rack itself: a dark bar right under the front tier.
-            standing = _dark_bar_below(gray, xyxy, lower)
+            standing = _dark_bar_below(gray, xyxy, lower, upper)
         else:
             others = [i for i in range(n) if i not in set(members) and square[i]]
             standing = False
@@ -159,6 +163,8 @@ def _find_racks(
         # dark for the frame.
         for k, line in enumerate(lines):
             if k in used or len(line) < 5 or np.mean(upright[line]) < 0.75:
+                continue
+            if _covered_above(xyxy, line):  # the lower of two rows laid tight: a table
                 continue
             bright_above = _band_brightness(gray, xyxy, line, -0.35, 0.0) > 100
             bar = _band_brightness(gray, xyxy, line, 1.0, 1.35)
@@ -190,22 +196,33 @@ def _band_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], top: f
     return float(np.median(values)) if values.size else math.nan
 
 
-def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int]) -> bool:
-    """Whether the band right under these tiles (a rack's lip) is far darker than their faces."""
+def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int],
+                    back: list[int] | None = None) -> bool:
+    """Whether the band right under these tiles (a rack's lip) is far darker than their faces and the table.
+
+    The table is looked at in front of the lip and behind the `back` tier (or these tiles): a dark table
+    puts a dark band under any row, but not one darker than the table itself.
+    """
     bar = _band_brightness(gray, xyxy, tier, 1.0, 1.15)
     face = _band_brightness(gray, xyxy, tier, 0.3, 0.7)
-    return bool(bar < 0.4 * face)
+    table = max(_band_brightness(gray, xyxy, tier, 1.5, 2.0),
+                _band_brightness(gray, xyxy, back or tier, -0.5, -0.15))
+    return bool(bar < 0.4 * face and not bar > 0.8 * table)
 
 
-def _upright_heights(wh: np.ndarray, angles: np.ndarray) -> np.ndarray:
-    """Each tile's own height, from its box and angle (a turned tile's box is taller than the tile)."""
-    turn = np.radians(angles)
-    cos, sin = np.abs(np.cos(turn)), np.abs(np.sin(turn))
-    # The box of a w x h rectangle turned by t is (w cos + h sin) x (w sin + h cos); solved for h. Near
-    # 45 degrees that is ill-posed, and the box's height is all there is.
-    denominator = cos * cos - sin * sin
-    solved = (wh[:, 1] * cos - wh[:, 0] * sin) / np.where(denominator > 0.3, denominator, 1.0)
-    return np.where(denominator > 0.3, np.clip(solved, 0.5 * wh[:, 1], wh[:, 1]), wh[:, 1])
+def _covered_above(xyxy: np.ndarray, line: list[int]) -> bool:
+    """Whether other tiles lie right above (within half a tile height of) most of this line's tiles."""
+    others = np.setdiff1d(np.arange(len(xyxy)), line)
+    if not len(others):
+        return False
+    tiles, rest = xyxy[line], xyxy[others]
+    height = tiles[:, 3] - tiles[:, 1]
+    x_overlap = (np.minimum(tiles[:, None, 2], rest[None, :, 2])
+                 - np.maximum(tiles[:, None, 0], rest[None, :, 0]))
+    below_gap = tiles[:, None, 1] - rest[None, :, 3]  # how far above the tile another one ends
+    above = ((x_overlap > 0.3 * (tiles[:, None, 2] - tiles[:, None, 0])) & (below_gap < 0.5 * height[:, None])
+             & (rest[None, :, 1] < tiles[:, None, 1]))
+    return bool(above.any(axis=1).mean() > 0.5)
 
 
 def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, upper: list[int],

@@ -88,3 +88,24 @@ def test_rack_turned_a_quarter_found_along_the_image_y_axis(clockwise: bool) -> 
     racks = find_racks(boxes, np.full(6, -90.0 if clockwise else 90.0), np.ascontiguousarray(turned))
     assert len(racks) == 1 and sorted(racks[0]) == list(range(6))
     assert sorted(racks[0][:3]) == [0, 1, 2]  # the back tier first
+
+
+def test_rows_laid_touching_are_no_rack() -> None:
+    """Rows laid tight touch (a box height apart); a rack's back tier hides behind the front one."""
+    upper = tier_boxes(5, 300, 200)
+    lower = tier_boxes(5, 300, 200 + TILE_H)
+    xyxy = np.array(upper + lower, float)
+    frame = painted_frame(upper + lower, bar_under=lower)
+    assert find_racks(xyxy, np.zeros(10), frame) == []
+    overlapping = np.array(upper + tier_boxes(5, 300, 200 + 0.8 * TILE_H), float)
+    assert len(find_racks(overlapping, np.zeros(10), painted_frame(overlapping.tolist(),
+                                                                   bar_under=overlapping[5:].tolist()))) == 1
+
+
+def test_one_tier_rack_but_not_under_another_row() -> None:
+    front = tier_boxes(6, 300, 300)
+    xyxy = np.array(front, float)
+    assert find_racks(xyxy, np.zeros(6), painted_frame(front, bar_under=front)) == [list(range(6))]
+    row_above = tier_boxes(6, 300, 300 - TILE_H - 2)
+    both = np.array(front + row_above, float)
+    assert find_racks(both, np.zeros(12), painted_frame(front + row_above, bar_under=front)) == []
