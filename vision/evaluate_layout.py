@@ -279,7 +279,7 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
             ids, scores, _ = classifier.classify(frame, det.xyxy)
             det = det.with_readings(ids, scores, det.angle)
         # Polygons give each tile's axis but not which end is up: the rules pick each row's direction.
-        layout = rebuild(det, image_size=(width, height), orientation_known=False)
+        layout = rebuild(det, image_size=(width, height), orientation_known=False, frame=frame)
         series = image_path.name.split("-")[0]
         counts = per_series.setdefault(series, Counter())
         if classifier is not None:
@@ -414,7 +414,8 @@ def _report_real(per_series: dict[str, dict]) -> None:
               f"{c.get('valid3', 0)} valid by the rules ({c.get('valid3', 0) / max(sets3, 1):.0%}), "
               f"{c.get('columns', 0)} laid as columns; {c.get('pairs', 0)} pairs; "
               f"{c.get('loose', 0)} loose tiles; "
-              f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}")
+              f"photos whose every set of 2+ is valid: {c.get('all_valid', 0)}/{c['photos']}; "
+              f"racks found: {c.get('racks', 0)}")
         if "ref_sets" in c:
             print(f"  read by the models: {c.get('label_tiles_found', 0)}/{c['tiles']} labelled tiles found; "
                   f"sets of 2+ (from the labels) rebuilt the same: "
