@@ -327,6 +327,8 @@ class LayoutParams:
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
+        rules_reach: gaps up to this much over the limit (tile widths) are closed when that leaves more
+            tiles in valid sets (a tile pushed a little apart inside a run).
         pair_turn: degrees two tiles may differ in orientation and still be a pair (not two loose tiles).
         rules_margin: steps this close (in tile widths) to the gap limit are decided by the rules (a cut
             that leaves more tiles in valid sets), when `group` is given a judge.
@@ -339,6 +341,7 @@ class LayoutParams:
     columns: bool = True
     detect_racks: bool = True
     rules_margin: float = 0.1
+    rules_reach: float = 0.3
     pair_turn: float = 8.0
 
 
@@ -399,7 +402,7 @@ def _chains(
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
         reference = _typical_step(path, nexts, angles, typical)
         excess, explained = _gap_excess(steps, reference, params.gap_fraction)
-        for piece in _cut(path, excess, judge, params.rules_margin, explained):
+        for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
             # Two tiles side by side are a started set only when laid square to each other; two loose
             # tiles that happen to touch are turned every which way.
             turn = abs(float(_wrap180((angles[piece[0]] - angles[piece[-1]]) * 2)) / 2)
@@ -540,11 +543,13 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
 
 def _cut(
     path: list[int], excess: list[float], judge: SetJudge | None, margin: float,
-    unsure: set[int] | None = None,
+    unsure: set[int] | None = None, reach: float = 0.0,
 ) -> list[list[int]]:
     """Cut a chain at its gaps. Steps within `margin` of the limit (and the `unsure` ones) are decided by
-    the rules when a judge is given: the cuts that leave the most tiles in valid sets win (ties keep the
-    geometric decision)."""
+    the rules when a judge is given: the cuts that leave the most tiles in valid sets win; a valid run
+    cut or not stays whole; other ties keep the geometric decision. Gaps up to `reach` over the limit
+    are closed only where that leaves more tiles in valid sets (`k3 k4 _ k5 k6` is one run a tile
+    pushed apart; two valid sets with such a gap stay two)."""
 
     def pieces_for(cuts: set[int]) -> list[list[int]]:
         pieces, current = [], [path[0]]
@@ -557,7 +562,9 @@ def _cut(
         return pieces
 
     geometric = {k for k, over in enumerate(excess) if over > 0}
-    marginal = [k for k, over in enumerate(excess) if abs(over) < margin or k in (unsure or set())]
+    close = {k for k, over in enumerate(excess) if abs(over) < margin or k in (unsure or set())}
+    wide = {k for k, over in enumerate(excess) if margin <= over < reach} - close
+    marginal = sorted(close | wide) if len(close | wide) <= 4 else sorted(close)
     if judge is None or not marginal or len(marginal) > 4:
         return pieces_for(geometric)
     best: tuple[int, int, int] | None = None
@@ -569,8 +576,9 @@ def _cut(
         valid = [len(p) >= 3 and judge(p) for p in pieces]
         in_valid = sum(len(p) for p, ok in zip(pieces, valid, strict=True) if ok)
         # When the rules accept either way (a valid run with a doubtful gap, cut or not), fewer sets win: a
-        # set a player means to keep apart is laid with a clear gap.
-        fewer = -len(cuts) if all(valid) else -len(path)
+        # set a player means to keep apart is laid with a clear gap. Wider gaps are only closed for more
+        # tiles in valid sets.
+        fewer = -len(cuts & close) - len(path) * len(wide - cuts) if all(valid) else -len(path) ** 2
         key = (in_valid, fewer, -len(cuts ^ geometric))
         if best is None or key > best:
             best, best_cuts = key, cuts

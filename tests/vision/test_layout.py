@@ -332,3 +332,27 @@ def test_valid_run_with_a_doubtful_gap_is_one_set_not_two() -> None:
     b.row("k8 k9 k10", (100 + 4 * (TILE_W + 1) + 0.15 * TILE_W, 100), 0, gap=1.0)
     assert as_text(group(b.detections())) == "k4 k5 k6 k7 | k8 k9 k10"
     assert as_text(rebuild(b.detections())) == "k4 k5 k6 k7 k8 k9 k10"
+
+
+def _two_rows_apart(first: str, second: str, gap_widths: float) -> SceneBuilder:
+    b = SceneBuilder()
+    b.row(first, (100, 100), 0, gap=1.0)
+    b.row(second, (100 + len(first.split()) * (TILE_W + 1) + gap_widths * TILE_W, 100), 0, gap=1.0)
+    return b
+
+
+def test_run_pulled_apart_a_little_is_closed_by_the_rules() -> None:
+    # A quarter tile between k4 and k5: a gap to the eye, but neither half is a set and the whole is.
+    b = _two_rows_apart("k3 k4", "k5 k6", 0.25)
+    assert as_text(group(b.detections())) == "k3 k4 | k5 k6"
+    assert as_text(rebuild(b.detections())) == "k3 k4 k5 k6"
+
+
+def test_two_valid_runs_a_quarter_tile_apart_stay_two() -> None:
+    b = _two_rows_apart("r1 r2 r3", "r4 r5 r6", 0.25)
+    assert as_text(rebuild(b.detections())) == "r1 r2 r3 | r4 r5 r6"
+
+
+def test_half_a_tile_apart_is_a_gap_whatever_the_rules_say() -> None:
+    b = _two_rows_apart("k3 k4", "k5 k6", 0.5)
+    assert as_text(rebuild(b.detections())) == "k3 k4 | k5 k6"
