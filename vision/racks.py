@@ -21,7 +21,6 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     rack_groups: list[list[int]] = []
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     taken: set[int] = set()
-    transposed = xyxy[:, [1, 0, 3, 2]]
     gray = None
     if frame is not None:
         gray = np.asarray(frame)
@@ -30,15 +29,20 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
             gray = cv2.transform(np.ascontiguousarray(gray[:, :, :3]), _CHANNEL_MEAN)
     # The frame's brightness once, from every 4th pixel (a full median per candidate rack cost ~20 ms).
     frame_median = float(np.median(gray[::4, ::4])) if gray is not None else math.nan
-    found = _find_racks(xyxy, angles, gray, frame_median=frame_median)
-    found += _find_racks(transposed, angles - 90.0, None if gray is None else gray.T,
-                         frame_median=frame_median)
-    if gray is not None:
-        # A rack along the image's y axis stands with its tiles' tops towards either side; transposed, the
-        # one whose tops point right lies upside down, so it is looked for in the transposed image flipped.
-        side = float(gray.shape[1])
-        flipped = np.stack([xyxy[:, 1], side - xyxy[:, 2], xyxy[:, 3], side - xyxy[:, 0]], axis=1)
-        found += _find_racks(flipped, angles - 90.0, gray.T[::-1], frame_median=frame_median)
+    found: list[tuple[list[int], list[int]]] = []
+    for turn in _VIEW_TURNS:
+        view_xyxy, view_angles, to_image = _turned_view(xyxy, angles, centers, turn)
+        members, upright_within, steepest = None, 25.0, 90.0
+        if turn % 90:
+            # A sloping rack's tiles lean with it, more at its near end (perspective): only tiles near upright
+            # in the turned view.
+            upright_within, steepest = 40.0, 17.0
+            members = np.flatnonzero(np.abs((view_angles + 90.0) % 180.0 - 90.0) <= upright_within)
+            if len(members) < 3:
+                continue
+        found += _find_racks(view_xyxy, view_angles, gray, to_image, frame_median=frame_median,
+                             members=members, upright_within=upright_within, steepest=steepest,
+                             turned=bool(turn % 90))
     for tiers in found:
         if taken & set(tiers[0] + tiers[1]):
             continue
@@ -51,8 +55,6 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
     """Lines of boxes side by side along the image's x axis, up to three empty slots apart."""
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = xyxy[:, 2:] - xyxy[:, :2]
-    best_next: dict[int, tuple[float, int]] = {}
-    best_prev: dict[int, tuple[float, int]] = {}
     m = np.asarray(members, dtype=int)
     c, box, size = centers[m], xyxy[m], wh[m]
     dx = c[None, :, 0] - c[:, None, 0]
@@ -64,15 +66,13 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
     # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
     ok = ((dx > 0) & (dy <= 0.4 * height + 0.27 * np.abs(dx)) & (gap > -0.6 * width) & (gap < 3.2 * width)
           & (ratio > 0.6) & (ratio < 1.6))
-    score = np.abs(gap) + 3 * dy
-    for p, q in np.argwhere(ok):
-        i, j, value = int(m[p]), int(m[q]), float(score[p, q])
-        if value < best_next.get(i, (math.inf, -1))[0]:
-            best_next[i] = (value, j)
-        if value < best_prev.get(j, (math.inf, -1))[0]:
-            best_prev[j] = (value, i)
-    nexts = {i: j for i, (_, j) in best_next.items() if best_prev.get(j, (0.0, -1))[1] == i}
-    starts = [int(i) for i in members if int(i) not in set(nexts.values())]
+    score = np.where(ok, dx + 3 * dy, np.inf)
+    # Each box's best next box, and each box's best previous: a link where both choose each other.
+    best_next, best_prev = score.argmin(axis=1), score.argmin(axis=0)
+    nexts = {int(m[p]): int(m[q]) for p, q in enumerate(best_next)
+             if np.isfinite(score[p, q]) and best_prev[q] == p}
+    linked = set(nexts.values())
+    starts = [int(i) for i in members if int(i) not in linked]
     lines = []
     for start in starts:
         line = [start]
@@ -83,8 +83,9 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
 
 
 def _find_racks(
-    xyxy: np.ndarray, angles: np.ndarray, gray: np.ndarray | None = None, min_tiles: int = 10,
-    frame_median: float = math.nan,
+    xyxy: np.ndarray, angles: np.ndarray, gray: np.ndarray | None = None, to_image: np.ndarray | None = None,
+    min_tiles: int = 10, frame_median: float = math.nan, members: np.ndarray | None = None,
+    upright_within: float = 25.0, steepest: float = 90.0, turned: bool = False,
 ) -> list[tuple[list[int], list[int]]]:
     """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
 
@@ -94,8 +95,9 @@ def _find_racks(
     from the other tiles' by a third or more. With fewer than three other tiles to compare, two rows of
     table sets and a rack look alike: nothing is called a rack.
 
-    Racks along the image's x axis, the tiles' tops up, are found (the caller also passes the boxes
-    transposed, and flipped, for racks along y). Returns each rack as its two tiers.
+    Racks along the x axis of the boxes' view, the tiles' tops up, are found (the caller passes the boxes
+    as seen with the frame turned, `to_image` mapping view points back to the frame's pixels). Returns each
+    rack as its two tiers.
     """
     n = len(xyxy)
     wh = xyxy[:, 2:] - xyxy[:, :2]
@@ -104,24 +106,48 @@ def _find_racks(
     # tier. Only near-upright tiles tell the shape of the tiles around (a turned tile's box does not).
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
-    lines = [line for line in _box_lines(xyxy, np.arange(n)) if len(line) >= 2]
+    candidates_of_lines = np.arange(n) if members is None else members
+    lines = [line for line in _box_lines(xyxy, candidates_of_lines) if len(line) >= 2]
     # Standing tiles are near upright, so their boxes' heights are theirs (a turned lying tile's box is
     # taller than the tile, which only brings table rows closer, in box heights).
     tile_height = wh[:, 1]
     # Standing tiles face the player: near upright in the image (or upside down), however the tiers slope.
-    upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= 25.0
+    upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= upright_within
     # Candidate pairs of lines, one above the other, nearest first: a rack's two tiers are the closest
     # pair (the table's rows behind a rack are further up).
-    by_top = sorted(range(len(lines)), key=lambda k: centers[lines[k], 1].mean())
+    # Per line, what the pair checks need (the pairs are many: numpy calls per pair cost ~5 ms a frame).
+    flat = np.array([i for line in lines for i in line], dtype=int)
+    starts = np.cumsum([0] + [len(line) for line in lines[:-1]]).astype(int)
+    label = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+    lengths = np.array([len(line) for line in lines])
+    mean_y = np.bincount(label, centers[flat, 1], len(lines)) / np.maximum(lengths, 1)
+    by_top = [int(k) for k in np.argsort(mean_y, kind="stable")]
+    upright_count = np.bincount(label, upright[flat], len(lines)) if len(flat) else np.zeros(0)
+    x_span = (np.minimum.reduceat(centers[flat, 0], starts), np.maximum.reduceat(centers[flat, 0], starts)) \
+        if len(flat) else (np.zeros(0), np.zeros(0))
+    y_span = (np.minimum.reduceat(xyxy[flat, 1], starts), np.maximum.reduceat(xyxy[flat, 3], starts)) \
+        if len(flat) else (np.zeros(0), np.zeros(0))
+    line_height = np.maximum.reduceat(tile_height[flat], starts) if len(flat) else np.zeros(0)
     candidates: list[tuple[float, int, int]] = []
     for a_pos, a in enumerate(by_top):
         for b in by_top[a_pos + 1:]:
             upper, lower = lines[a], lines[b]
-            if np.mean(upright[upper + lower]) < 0.75:
+            if upright_count[a] + upright_count[b] < 0.75 * (len(upper) + len(lower)):
                 continue
             if max(len(upper), len(lower)) < 3:
                 continue
-            if _interval_overlap(centers[upper, 0], centers[lower, 0]) < 0.5:
+            if gray is not None and y_span[0][b] - y_span[1][a] > 0.5 * max(line_height[a], line_height[b]):
+                continue  # far apart: tiers overlap
+            shorter = min(x_span[1][a] - x_span[0][a], x_span[1][b] - x_span[0][b])
+            common = min(x_span[1][a], x_span[1][b]) - max(x_span[0][a], x_span[0][b])
+            if shorter <= 0 or common < 0.5 * shorter:
+                continue
+            # Both tiers stand, so their tiles look alike (a lying row behind a rack looks squatter).
+            tier_shapes = float(np.median(shape[upper])) / float(np.median(shape[lower]))
+            if not 0.8 < tier_shapes < 1.3:
+                continue
+            # A line steeper than a view takes is left to the view turned with it.
+            if abs(math.degrees(math.atan(_line_slope(centers[max(upper, lower, key=len)])))) > steepest:
                 continue
             # Tiers overlap: 95% of rendered racks' stand under 0.95 box heights apart; rows laid tight on
             # a table (real photos) 0.97 to 1.
@@ -144,7 +170,7 @@ def _find_racks(
         members = upper + lower
         if gray is not None:
             # The rack itself: a dark bar right under the front tier.
-            standing = _dark_bar_below(gray, xyxy, lower, upper)
+            standing = _dark_bar_below(gray, to_image, xyxy, lower, upper, front_only=turned)
         else:
             others = [i for i in range(n) if i not in set(members) and square[i]]
             standing = False
@@ -157,56 +183,102 @@ def _find_racks(
         if standing:
             racks.append((upper, lower))
             used.update((a, b))
-    if gray is not None:
+    if gray is not None and not turned:
         # A rack whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar, the
         # table bright above. Alone, a row lying on a dark table looks much the same: the bar must also be
-        # dark for the frame.
+        # dark for the frame. Not in turned views: a row lying behind a sloping rack has the rack's dark
+        # back under it.
         for k, line in enumerate(lines):
             if k in used or len(line) < 5 or np.mean(upright[line]) < 0.75:
                 continue
             if _covered_above(xyxy, line):  # the lower of two rows laid tight: a table
                 continue
-            bright_above = _band_brightness(gray, xyxy, line, -0.35, 0.0) > 100
-            bar = _band_brightness(gray, xyxy, line, 1.0, 1.35)
-            if bright_above and bar < min(80.0, 0.5 * frame_median) and _dark_bar_below(gray, xyxy, line):
+            bright_above = _band_brightness(gray, to_image, xyxy, line, -0.35, 0.0) > 100
+            bar = _band_brightness(gray, to_image, xyxy, line, 1.0, 1.35)
+            if (bright_above and bar < min(80.0, 0.5 * frame_median)
+                    and _dark_bar_below(gray, to_image, xyxy, line, front_only=turned)):
                 racks.append((line, []))
                 used.add(k)
     return racks
 
 
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
+# The frame looked at turned by these degrees (CCW): a view finds tiers sloping up to about 15 degrees, so
+# these cover every slope, for racks whose tiles' tops point up, left or right.
+_VIEW_TURNS = (0.0, 90.0, -90.0, 30.0, -30.0, 60.0, 120.0, -60.0, -120.0)
 
 
-def _band_brightness(gray: np.ndarray, xyxy: np.ndarray, tier: list[int], top: float, bottom: float) -> float:
+def _turned_view(xyxy: np.ndarray, angles: np.ndarray, centers: np.ndarray,
+                 turn: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes and up angles as seen with the frame turned `turn` degrees CCW, and the map back to pixels.
+
+    In a view turned by other than quarters a tile's box is the tile itself (its sides, told from its box
+    and angle), upright: the tiles of a rack it is turned for stand about upright in it.
+    """
+    theta = math.radians(turn)
+    cos, sin = math.cos(theta), math.sin(theta)
+    # View point = rotation @ pixel (about the origin); pixels turned CCW on screen (y grows downwards).
+    to_image = np.array([[cos, -sin, 0.0], [sin, cos, 0.0]])
+    view_centers = np.stack([cos * centers[:, 0] + sin * centers[:, 1],
+                             -sin * centers[:, 0] + cos * centers[:, 1]], axis=1)
+    box_w, box_h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    view_angles = angles + turn
+    if turn % 180 == 0:
+        size = np.stack([box_w, box_h], axis=1)
+    elif turn % 90 == 0:
+        size = np.stack([box_h, box_w], axis=1)
+    else:
+        c, s = np.abs(np.cos(np.radians(angles))), np.abs(np.sin(np.radians(angles)))
+        det = c * c - s * s
+        safe = np.where(np.abs(det) > 0.3, det, 1.0)
+        tile_w = np.where(np.abs(det) > 0.3, (box_w * c - box_h * s) / safe, box_w)
+        tile_h = np.where(np.abs(det) > 0.3, (box_h * c - box_w * s) / safe, box_h)
+        size = np.stack([np.maximum(tile_w, 0.3 * box_w), np.maximum(tile_h, 0.3 * box_h)], axis=1)
+    view_xyxy = np.concatenate([view_centers - size / 2, view_centers + size / 2], axis=1)
+    return view_xyxy, view_angles, to_image
+
+
+def _band_brightness(gray: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, tier: list[int], top: float,
+                     bottom: float) -> float:
     """Median brightness of a band across these boxes, `top` to `bottom` in box heights from the boxes' tops.
 
-    The band leaves out a fifth of each box's width at either side, where a neighbour or the table shows.
+    The boxes are in a turned view of the frame; `to_image` maps view points to the frame's pixels. The band
+    leaves out a fifth of each box's width at either side, where a neighbour or the table shows.
     """
     height, width = gray.shape[:2]
-    strips = []
-    for i in tier:
-        x1, y1, x2, y2 = xyxy[i]
-        inset = 0.2 * (x2 - x1)
-        upper, lower = int(round(y1 + top * (y2 - y1))), int(round(y1 + bottom * (y2 - y1)))
-        left, right = int(round(x1 + inset)), int(round(x2 - inset))
-        upper, lower, left, right = max(0, upper), min(height, lower), max(0, left), min(width, right)
-        if lower > upper and right > left:
-            strips.append(gray[upper:lower, left:right].ravel())
-    values = np.concatenate(strips) if strips else np.zeros(0)
+    boxes = xyxy[np.asarray(tier, dtype=int)].reshape(-1, 4)
+    inset = 0.2 * (boxes[:, 2] - boxes[:, 0])
+    left, right = boxes[:, 0] + inset, boxes[:, 2] - inset
+    box_height = boxes[:, 3] - boxes[:, 1]
+    upper, lower = boxes[:, 1] + top * box_height, boxes[:, 1] + bottom * box_height
+    # A fixed 24 x 12 grid a box, all boxes at once (a median needs no more points).
+    across, down = _BAND_GRID
+    xs = left[:, None, None] + (right - left)[:, None, None] * across
+    ys = upper[:, None, None] + (lower - upper)[:, None, None] * down
+    px = np.rint(to_image[0, 0] * xs + to_image[0, 1] * ys + to_image[0, 2]).astype(int).ravel()
+    py = np.rint(to_image[1, 0] * xs + to_image[1, 1] * ys + to_image[1, 2]).astype(int).ravel()
+    inside = (px >= 0) & (px < width) & (py >= 0) & (py < height)
+    values = gray[py[inside], px[inside]]
     return float(np.median(values)) if values.size else math.nan
 
 
-def _dark_bar_below(gray: np.ndarray, xyxy: np.ndarray, tier: list[int],
-                    back: list[int] | None = None) -> bool:
+_BAND_GRID = (np.linspace(0.0, 1.0, 24)[None, :], np.linspace(0.0, 1.0, 12)[:, None])
+
+
+def _dark_bar_below(gray: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, tier: list[int],
+                    back: list[int] | None = None, front_only: bool = False) -> bool:
     """Whether the band right under these tiles (a rack's lip) is far darker than their faces and the table.
 
     The table is looked at in front of the lip and behind the `back` tier (or these tiles): a dark table
-    puts a dark band under any row, but not one darker than the table itself.
+    puts a dark band under any row, but not one darker than the table itself. With `front_only`, the
+    table in front of the lip alone must be brighter (behind the back tier other rows may lie).
     """
-    bar = _band_brightness(gray, xyxy, tier, 1.0, 1.15)
-    face = _band_brightness(gray, xyxy, tier, 0.3, 0.7)
-    table = max(_band_brightness(gray, xyxy, tier, 1.5, 2.0),
-                _band_brightness(gray, xyxy, back or tier, -0.5, -0.15))
+    bar = _band_brightness(gray, to_image, xyxy, tier, 1.0, 1.15)
+    face = _band_brightness(gray, to_image, xyxy, tier, 0.3, 0.7)
+    front = _band_brightness(gray, to_image, xyxy, tier, 1.5, 2.0)
+    if front_only:
+        return bool(bar < 0.4 * face and bar < 0.85 * front)
+    table = max(front, _band_brightness(gray, to_image, xyxy, back or tier, -0.5, -0.15))
     return bool(bar < 0.4 * face and not bar > 0.8 * table)
 
 
@@ -272,9 +344,3 @@ def _rack_order(tiers: tuple[list[int], list[int]], centers: np.ndarray, angles:
     ordered = sorted((tier for tier in tiers if tier), key=lambda tier: -float((centers[tier] @ up).mean()))
     return [i for tier in ordered for i in sorted(tier, key=lambda k: float(centers[k] @ right))]
 
-
-def _interval_overlap(xs: np.ndarray, ys: np.ndarray) -> float:
-    """Share of the shorter span covered by both spans."""
-    lo, hi = max(xs.min(), ys.min()), min(xs.max(), ys.max())
-    shorter = min(xs.max() - xs.min(), ys.max() - ys.min())
-    return 0.0 if shorter <= 0 else max(0.0, hi - lo) / shorter

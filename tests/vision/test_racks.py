@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -109,3 +110,38 @@ def test_one_tier_rack_but_not_under_another_row() -> None:
     row_above = tier_boxes(6, 300, 300 - TILE_H - 2)
     both = np.array(front + row_above, float)
     assert find_racks(both, np.zeros(12), painted_frame(front + row_above, bar_under=front)) == []
+
+
+def turned_scene(frame: np.ndarray, xyxy: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The frame turned `degrees` CCW about its centre, and the boxes around the turned tiles."""
+    height, width = frame.shape[:2]
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    turned = cv2.warpAffine(frame, matrix, (width, height), flags=cv2.INTER_NEAREST, borderValue=(TABLE,) * 3)
+    corners = np.stack([xyxy[:, [0, 1]], xyxy[:, [2, 1]], xyxy[:, [2, 3]], xyxy[:, [0, 3]]], axis=1)
+    moved = corners @ matrix[:, :2].T + matrix[:, 2]
+    return turned, np.concatenate([moved.min(axis=1), moved.max(axis=1)], axis=1)
+
+
+@pytest.mark.parametrize("degrees", [40.0, -35.0, 60.0])
+def test_sloping_rack_found_in_a_turned_view(degrees: float) -> None:
+    """A rack whose tiers slope (seen from a corner of the table): its tiles lean with it."""
+    back = tier_boxes(5, 300, 250)
+    front = tier_boxes(5, 300, 250 + 0.7 * TILE_H)
+    xyxy = np.array(back + front, float)
+    frame, boxes = turned_scene(painted_frame(front + back, bar_under=front), xyxy, degrees)
+    racks = find_racks(boxes, np.full(10, degrees), frame)
+    assert len(racks) == 1 and sorted(racks[0]) == list(range(10))
+    assert sorted(racks[0][:5]) == [0, 1, 2, 3, 4]
+
+
+def test_sloping_table_rows_on_a_dark_table_are_no_rack() -> None:
+    """Rows seen from low down, turned: boxes 0.9 apart (the tiles' sides show), dark table between them.
+
+    The band behind the middle row falls on the row behind it, bright; the table in front is dark.
+    """
+    rows = [tier_boxes(5, 300, 200 + k * 0.9 * TILE_H) for k in range(3)]
+    xyxy = np.array([box for row in rows for box in row], float)
+    faces = [[x1, y1, x2, y1 + 0.75 * (y2 - y1)] for x1, y1, x2, y2 in xyxy.tolist()]
+    frame = painted_frame(faces, table=BAR + 20)
+    turned, boxes = turned_scene(frame, xyxy, 30.0)
+    assert find_racks(boxes, np.full(15, 30.0), turned) == []
