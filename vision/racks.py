@@ -21,10 +21,11 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     rack_groups: list[list[int]] = []
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     taken: set[int] = set()
-    gray = None
+    gray = colour = None
     if frame is not None:
         gray = np.asarray(frame)
         if gray.ndim == 3:
+            colour = gray[:, :, :3]
             # The mean of the channels, as cv2 computes it in ~1 ms (numpy's mean took ~10 ms a frame).
             gray = cv2.transform(np.ascontiguousarray(gray[:, :, :3]), _CHANNEL_MEAN)
     # The frame's brightness once, from every 4th pixel (a full median per candidate rack cost ~20 ms).
@@ -40,7 +41,7 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
             members = np.flatnonzero(np.abs((view_angles + 90.0) % 180.0 - 90.0) <= upright_within)
             if len(members) < 3:
                 continue
-        found += _find_racks(view_xyxy, view_angles, gray, to_image, frame_median=frame_median,
+        found += _find_racks(view_xyxy, view_angles, gray, to_image, colour, frame_median=frame_median,
                              members=members, upright_within=upright_within, steepest=steepest,
                              turned=bool(turn % 90))
     for tiers in found:
@@ -84,6 +85,7 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
 
 def _find_racks(
     xyxy: np.ndarray, angles: np.ndarray, gray: np.ndarray | None = None, to_image: np.ndarray | None = None,
+    colour: np.ndarray | None = None,
     min_tiles: int = 10, frame_median: float = math.nan, members: np.ndarray | None = None,
     upright_within: float = 25.0, steepest: float = 90.0, turned: bool = False,
 ) -> list[tuple[list[int], list[int]]]:
@@ -170,7 +172,7 @@ def _find_racks(
         members = upper + lower
         if gray is not None:
             # The rack itself: a dark bar right under the front tier.
-            standing = _dark_bar_below(gray, to_image, xyxy, lower, upper, front_only=turned)
+            standing = _dark_bar_below(gray, to_image, xyxy, lower, upper, front_only=turned, colour=colour)
         else:
             others = [i for i in range(n) if i not in set(members) and square[i]]
             standing = False
@@ -240,12 +242,19 @@ def _turned_view(xyxy: np.ndarray, angles: np.ndarray, centers: np.ndarray,
 
 def _band_brightness(gray: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, tier: list[int], top: float,
                      bottom: float) -> float:
-    """Median brightness of a band across these boxes, `top` to `bottom` in box heights from the boxes' tops.
+    """Median brightness of a band across these boxes (see `_band_samples`)."""
+    values = _band_samples(gray, to_image, xyxy, tier, top, bottom)
+    return float(np.median(values)) if values.size else math.nan
+
+
+def _band_samples(image: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, tier: list[int], top: float,
+                  bottom: float) -> np.ndarray:
+    """The pixels of a band across these boxes, `top` to `bottom` in box heights from the boxes' tops.
 
     The boxes are in a turned view of the frame; `to_image` maps view points to the frame's pixels. The band
     leaves out a fifth of each box's width at either side, where a neighbour or the table shows.
     """
-    height, width = gray.shape[:2]
+    height, width = image.shape[:2]
     boxes = xyxy[np.asarray(tier, dtype=int)].reshape(-1, 4)
     inset = 0.2 * (boxes[:, 2] - boxes[:, 0])
     left, right = boxes[:, 0] + inset, boxes[:, 2] - inset
@@ -258,28 +267,44 @@ def _band_brightness(gray: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, t
     px = np.rint(to_image[0, 0] * xs + to_image[0, 1] * ys + to_image[0, 2]).astype(int).ravel()
     py = np.rint(to_image[1, 0] * xs + to_image[1, 1] * ys + to_image[1, 2]).astype(int).ravel()
     inside = (px >= 0) & (px < width) & (py >= 0) & (py < height)
-    values = gray[py[inside], px[inside]]
-    return float(np.median(values)) if values.size else math.nan
+    return image[py[inside], px[inside]]
 
 
 _BAND_GRID = (np.linspace(0.0, 1.0, 24)[None, :], np.linspace(0.0, 1.0, 12)[:, None])
 
 
 def _dark_bar_below(gray: np.ndarray, to_image: np.ndarray, xyxy: np.ndarray, tier: list[int],
-                    back: list[int] | None = None, front_only: bool = False) -> bool:
+                    back: list[int] | None = None, front_only: bool = False,
+                    colour: np.ndarray | None = None) -> bool:
     """Whether the band right under these tiles (a rack's lip) is far darker than their faces and the table.
 
     The table is looked at in front of the lip and behind the `back` tier (or these tiles): a dark table
     puts a dark band under any row, but not one darker than the table itself. With `front_only`, the
-    table in front of the lip alone must be brighter (behind the back tier other rows may lie).
+    table in front of the lip alone must be brighter (behind the back tier other rows may lie). Given the
+    frame in `colour`, a lip about as dark as the table in front but of another hue (a grey rack on brown
+    wood) is one too: a row's shadow keeps the table's hue.
     """
     bar = _band_brightness(gray, to_image, xyxy, tier, 1.0, 1.15)
     face = _band_brightness(gray, to_image, xyxy, tier, 0.3, 0.7)
+    if not bar < 0.4 * face:
+        return False
     front = _band_brightness(gray, to_image, xyxy, tier, 1.5, 2.0)
     if front_only:
-        return bool(bar < 0.4 * face and bar < 0.85 * front)
-    table = max(front, _band_brightness(gray, to_image, xyxy, back or tier, -0.5, -0.15))
-    return bool(bar < 0.4 * face and not bar > 0.8 * table)
+        darker = bar < 0.85 * front
+    else:
+        darker = not bar > 0.8 * max(front, _band_brightness(gray, to_image, xyxy, back or tier, -0.5, -0.15))
+    if darker or colour is None or not back:
+        return bool(darker)
+    return _hue_distance(_band_samples(colour, to_image, xyxy, tier, 1.0, 1.15),
+                         _band_samples(colour, to_image, xyxy, tier, 1.5, 2.0)) > 0.15
+
+
+def _hue_distance(pixels: np.ndarray, others: np.ndarray) -> float:
+    """How far apart two sets of BGR pixels' median chromaticities (each channel's share of the sum) lie."""
+    if not len(pixels) or not len(others):
+        return 0.0
+    first, second = np.median(pixels, axis=0), np.median(others, axis=0)
+    return float(np.abs(first / max(first.sum(), 1.0) - second / max(second.sum(), 1.0)).sum())
 
 
 def _covered_above(xyxy: np.ndarray, line: list[int]) -> bool:

@@ -145,3 +145,17 @@ def test_sloping_table_rows_on_a_dark_table_are_no_rack() -> None:
     frame = painted_frame(faces, table=BAR + 20)
     turned, boxes = turned_scene(frame, xyxy, 30.0)
     assert find_racks(boxes, np.full(15, 30.0), turned) == []
+
+
+@pytest.mark.parametrize("lip, rack", [((60, 60, 60), True), ((36, 63, 99), False)])
+def test_lip_as_dark_as_a_wooden_table_told_by_its_hue(lip: tuple[int, int, int], rack: bool) -> None:
+    """A grey rack on brown wood is a rack; a brown band as dark (the table in a row's shadow) is not."""
+    xyxy, back, front = small_rack()
+    wood = (40, 70, 110)  # BGR, grey level 73: the grey lip (60) is not 0.8 of it
+    frame = np.empty((600, 800, 3), np.uint8)
+    frame[:] = wood
+    for x1, y1, x2, y2 in front:
+        frame[int(y2):int(y2 + 0.25 * (y2 - y1)), int(x1) - 2:int(x2) + 2] = lip
+    for x1, y1, x2, y2 in front + back:
+        frame[int(y1):int(y2), int(x1):int(x2)] = FACE
+    assert (find_racks(xyxy, np.zeros(6), frame) == [[0, 1, 2, 3, 4, 5]]) == rack
