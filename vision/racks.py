@@ -169,15 +169,15 @@ def _find_racks(
         if a in used or b in used:
             continue
         upper, lower = lines[a], lines[b]
-        members = upper + lower
+        tier_tiles = upper + lower
         if gray is not None:
             # The rack itself: a dark bar right under the front tier.
             standing = _dark_bar_below(gray, to_image, xyxy, lower, upper, front_only=turned, colour=colour)
         else:
-            others = [i for i in range(n) if i not in set(members) and square[i]]
+            others = [i for i in range(n) if i not in set(tier_tiles) and square[i]]
             standing = False
-            if len(others) >= 3 and len(members) >= min_tiles and min(len(upper), len(lower)) >= 3:
-                ratio = float(np.median(shape[members])) / float(np.median(shape[others]))
+            if len(others) >= 3 and len(tier_tiles) >= min_tiles and min(len(upper), len(lower)) >= 3:
+                ratio = float(np.median(shape[tier_tiles])) / float(np.median(shape[others]))
                 reference = float(np.median(shape[others]))
                 # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
                 # table): when the others do, they are the standing ones and this pair is table rows.
@@ -185,6 +185,14 @@ def _find_racks(
         if standing:
             racks.append((upper, lower))
             used.update((a, b))
+    claimed = {i for rack in racks for tier in rack for i in tier}
+    # A rack's tiles lean more towards its near end: the tiles that carry a tier on may lean a little more.
+    nearly_upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= upright_within + 15.0
+    pool = [i for i in range(n) if nearly_upright[i] and i not in claimed]
+    for upper, lower in racks:
+        for tier in (upper, lower):
+            tier += _tier_extension(tier, pool, centers, tile_height)
+            pool = [i for i in pool if i not in tier]
     if gray is not None and not turned:
         # A rack whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar, the
         # table bright above. Alone, a row lying on a dark table looks much the same: the bar must also be
@@ -305,6 +313,38 @@ def _hue_distance(pixels: np.ndarray, others: np.ndarray) -> float:
         return 0.0
     first, second = np.median(pixels, axis=0), np.median(others, axis=0)
     return float(np.abs(first / max(first.sum(), 1.0) - second / max(second.sum(), 1.0)).sum())
+
+
+def _tier_extension(tier: list[int], pool: list[int], centers: np.ndarray, tile_height: np.ndarray,
+                    most_slots: float = 4.5) -> list[int]:
+    """Tiles of the pool that carry the tier on: on its line, as tall, up to `most_slots` slots past its ends.
+
+    A tier's line breaks where something stands in front of it (a cup, a hand) or where a tile cut by the
+    frame's edge looks narrower than the rest; the tiles past the break still stand on the same line.
+    """
+    if len(tier) < 2 or not pool:
+        return []
+    slope = _line_slope(centers[tier])
+    middle = centers[tier].mean(axis=0)
+    height = float(np.median(tile_height[tier]))
+    step = float(np.median(np.diff(np.sort(centers[tier, 0]))))
+    xs = list(centers[tier, 0])
+    added: list[int] = []
+    remaining = list(pool)
+    while remaining:
+        cand = np.asarray(remaining)
+        off_line = np.abs(centers[cand, 1] - middle[1] - slope * (centers[cand, 0] - middle[0]))
+        as_tall = np.abs(np.log(tile_height[cand] / height)) < math.log(1.3)
+        # How far past the tier's nearest tile, and whether it would stand in a slot already taken.
+        distance = np.abs(centers[cand, 0][:, None] - np.asarray(xs)[None, :]).min(axis=1)
+        fits = (off_line < 0.25 * height) & as_tall & (distance > 0.5 * step) & (distance < most_slots * step)
+        if not fits.any():
+            break
+        best = int(cand[np.flatnonzero(fits)[distance[fits].argmin()]])
+        added.append(best)
+        xs.append(float(centers[best, 0]))
+        remaining.remove(best)
+    return added
 
 
 def _covered_above(xyxy: np.ndarray, line: list[int]) -> bool:

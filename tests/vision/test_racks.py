@@ -159,3 +159,15 @@ def test_lip_as_dark_as_a_wooden_table_told_by_its_hue(lip: tuple[int, int, int]
     for x1, y1, x2, y2 in front + back:
         frame[int(y1):int(y2), int(x1):int(x2)] = FACE
     assert (find_racks(xyxy, np.zeros(6), frame) == [[0, 1, 2, 3, 4, 5]]) == rack
+
+
+def test_tier_carried_on_past_a_cup_in_front_of_it() -> None:
+    """Three slots of the front tier hidden (a cup): the two tiles past it still stand on the rack."""
+    step = TILE_W + 3
+    back = [[300 + k * step, 250, 300 + k * step + TILE_W, 250 + TILE_H] for k in range(10)]
+    top = 250 + 0.7 * TILE_H
+    front = [[300 + k * step, top, 300 + k * step + TILE_W, top + TILE_H] for k in (0, 1, 5, 6, 7, 8, 9)]
+    xyxy = np.array(back + front, float)
+    frame = painted_frame(front + back, bar_under=front)
+    racks = find_racks(xyxy, np.zeros(17), frame)
+    assert len(racks) == 1 and sorted(racks[0]) == list(range(17))
