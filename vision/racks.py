@@ -52,8 +52,8 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     return rack_groups
 
 
-def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
-    """Lines of boxes side by side along the image's x axis, up to three empty slots apart."""
+def _box_lines(xyxy: np.ndarray, members: np.ndarray, widest_gap: float = 3.2) -> list[list[int]]:
+    """Lines of boxes side by side along the x axis, up to `widest_gap` box widths apart (empty slots)."""
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = xyxy[:, 2:] - xyxy[:, :2]
     m = np.asarray(members, dtype=int)
@@ -65,8 +65,8 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray) -> list[list[int]]:
     gap = box[None, :, 0] - box[:, None, 2]
     ratio = size[:, None, 1] / np.maximum(size[None, :, 1], 1e-9)
     # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
-    ok = ((dx > 0) & (dy <= 0.4 * height + 0.27 * np.abs(dx)) & (gap > -0.6 * width) & (gap < 3.2 * width)
-          & (ratio > 0.6) & (ratio < 1.6))
+    ok = ((dx > 0) & (dy <= 0.4 * height + 0.27 * np.abs(dx)) & (gap > -0.6 * width)
+          & (gap < widest_gap * width) & (ratio > 0.6) & (ratio < 1.6))
     score = np.where(ok, dx + 3 * dy, np.inf)
     # Each box's best next box, and each box's best previous: a link where both choose each other.
     best_next, best_prev = score.argmin(axis=1), score.argmin(axis=0)
@@ -109,7 +109,9 @@ def _find_racks(
     square = np.abs(np.cos(np.radians(angles))) > 0.95
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     candidates_of_lines = np.arange(n) if members is None else members
-    lines = [line for line in _box_lines(xyxy, candidates_of_lines) if len(line) >= 2]
+    # A turned view lines up the tiers of two racks side by side: there tiers are bridged over empty slots
+    # only where the other tier spans the gap (`_tier_extension`).
+    lines = [line for line in _box_lines(xyxy, candidates_of_lines, 1.2 if turned else 3.2) if len(line) >= 2]
     # Standing tiles are near upright, so their boxes' heights are theirs (a turned lying tile's box is
     # taller than the tile, which only brings table rows closer, in box heights).
     tile_height = wh[:, 1]
@@ -190,8 +192,8 @@ def _find_racks(
     nearly_upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= upright_within + 15.0
     pool = [i for i in range(n) if nearly_upright[i] and i not in claimed]
     for upper, lower in racks:
-        for tier in (upper, lower):
-            tier += _tier_extension(tier, pool, centers, tile_height)
+        for tier, other in ((upper, lower), (lower, upper)):
+            tier += _tier_extension(tier, other, pool, centers, tile_height)
             pool = [i for i in pool if i not in tier]
     if gray is not None and not turned:
         # A rack whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar, the
@@ -315,17 +317,17 @@ def _hue_distance(pixels: np.ndarray, others: np.ndarray) -> float:
     return float(np.abs(first / max(first.sum(), 1.0) - second / max(second.sum(), 1.0)).sum())
 
 
-def _tier_extension(tier: list[int], pool: list[int], centers: np.ndarray, tile_height: np.ndarray,
-                    most_slots: float = 4.5) -> list[int]:
+def _tier_extension(tier: list[int], other: list[int], pool: list[int], centers: np.ndarray,
+                    tile_height: np.ndarray, most_slots: float = 4.5) -> list[int]:
     """Tiles of the pool that carry the tier on: on its line, as tall, up to `most_slots` slots past its ends.
 
-    A tier's line breaks where something stands in front of it (a cup, a hand) or where a tile cut by the
-    frame's edge looks narrower than the rest; the tiles past the break still stand on the same line.
+    A tier's line breaks where something stands in front of it (a cup, a hand) or where the end tiles lean
+    more; the tiles past the break still stand on the same line. A break in both tiers at once is the gap
+    between two racks side by side: a tile past a gap is taken only with a tile of the `other` tier in front
+    of (or behind) it.
     """
     if len(tier) < 2 or not pool:
         return []
-    slope = _line_slope(centers[tier])
-    middle = centers[tier].mean(axis=0)
     height = float(np.median(tile_height[tier]))
     step = float(np.median(np.diff(np.sort(centers[tier, 0]))))
     xs = list(centers[tier, 0])
@@ -333,11 +335,18 @@ def _tier_extension(tier: list[int], pool: list[int], centers: np.ndarray, tile_
     remaining = list(pool)
     while remaining:
         cand = np.asarray(remaining)
+        # The line refitted as the tier grows (a long tier bends a little, in perspective).
+        line = np.asarray(tier + added)
+        slope = _line_slope(centers[line])
+        middle = centers[line].mean(axis=0)
         off_line = np.abs(centers[cand, 1] - middle[1] - slope * (centers[cand, 0] - middle[0]))
         as_tall = np.abs(np.log(tile_height[cand] / height)) < math.log(1.3)
         # How far past the tier's nearest tile, and whether it would stand in a slot already taken.
         distance = np.abs(centers[cand, 0][:, None] - np.asarray(xs)[None, :]).min(axis=1)
         fits = (off_line < 0.25 * height) & as_tall & (distance > 0.5 * step) & (distance < most_slots * step)
+        # Past a gap, the other tier must stand in front of (or behind) the tile.
+        below = (np.abs(centers[cand, 0][:, None] - centers[other, 0][None, :]) < step).any(axis=1)
+        fits &= (distance < 1.5 * step) | below
         if not fits.any():
             break
         best = int(cand[np.flatnonzero(fits)[distance[fits].argmin()]])

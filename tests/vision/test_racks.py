@@ -171,3 +171,20 @@ def test_tier_carried_on_past_a_cup_in_front_of_it() -> None:
     frame = painted_frame(front + back, bar_under=front)
     racks = find_racks(xyxy, np.zeros(17), frame)
     assert len(racks) == 1 and sorted(racks[0]) == list(range(17))
+
+
+def test_sloping_racks_side_by_side_stay_apart() -> None:
+    """Two racks end to end (two slots apart), turned: each tier looks carried on by the other rack's."""
+    step = TILE_W + 1
+    boxes, bars = [], []
+    for first, drop in ((0, 0.0), (8, 0.15 * TILE_H)):
+        top = 250 + drop
+        back = [[300 + k * step, top, 300 + k * step + TILE_W, top + TILE_H] for k in range(first, first + 6)]
+        front = [[x1 + 0.5 * step, y1 + 0.7 * TILE_H, x2 + 0.5 * step, y2 + 0.7 * TILE_H]
+                 for x1, y1, x2, y2 in back]
+        boxes += back + front
+        bars += front
+    xyxy = np.array(boxes, float)
+    frame, turned = turned_scene(painted_frame(boxes, bar_under=bars), xyxy, 30.0)
+    racks = find_racks(turned, np.full(24, 30.0), frame)
+    assert sorted(sorted(rack) for rack in racks) == [list(range(12)), list(range(12, 24))]
