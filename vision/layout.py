@@ -464,8 +464,13 @@ def _link_candidates(
     ok = (upper & (turn <= params.max_turn) & (distance > 0)
           & (np.abs(along) >= distance * math.cos(math.radians(params.max_shear)))
           & (step >= 0.5) & (distance - size_along <= params.link_gap * width))
-    off_axis = np.sqrt(np.clip(1.0 - (along / np.maximum(distance, 1e-9)) ** 2, 0.0, None))
-    score = np.abs(step - 1.0) + off_axis
+    # How far the neighbour sits off the tile's row, in tile sizes across it (not as an angle: a neighbour
+    # pushed onto the tile is close, so a small sideways shift makes a large angle but not a bad
+    # neighbour). An overlap costs half what a gap does: tiles pushed together are still one row, while
+    # a longer step may skip over the tile really next in line.
+    across = (sz[:, None, 1 - col] + sz[None, :, 1 - col]) / 2
+    lateral = np.sqrt(np.clip(distance ** 2 - along ** 2, 0.0, None)) / across
+    score = np.where(step < 1.0, 0.5, 1.0) * np.abs(step - 1.0) + 1.3 * lateral
     return [(int(idx[p]), int(idx[q]), float(along[p, q]), float(step[p, q]), float(score[p, q]))
             for p, q in np.argwhere(ok)]
 
@@ -515,12 +520,16 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
             over = step - (reference + gap_fraction)
             # A tile pushed onto its neighbour (or pulled off it) makes one step short and the next long by
             # the same amount: together they are two ordinary steps, and there is no gap.
-            for j in (k - 1, k + 1):
-                if 0 <= j < len(steps) and steps[j] < reference - gap_fraction / 2:
-                    pushed = step + steps[j] + slope * (k - j) - (2 * reference + gap_fraction)
-                    if over > 0 and pushed < 2.5 * gap_fraction:
-                        explained.add(k)
-                    over = min(over, pushed)
+            # Two tiles pushed in a row shorten two steps before a long one: steps in a window of up to
+            # `longest` that holds a short one and no other long one are measured together.
+            for others in _push_windows(k, len(steps), PUSH_WINDOW):
+                levelled = [steps[j] + slope * (k - j) for j in others]
+                if min(levelled) >= reference - gap_fraction / 2 or max(levelled) > reference + gap_fraction:
+                    continue
+                pushed = step + sum(levelled) - ((len(others) + 1) * reference + gap_fraction)
+                if over > 0 and pushed < 2.5 * gap_fraction:
+                    explained.add(k)
+                over = min(over, pushed)
             # A short chain may be all gaps: then its own steps are no reference.
             if len(around) < 4:
                 over = max(over, step - (typical + 3 * gap_fraction))
@@ -539,6 +548,19 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
             over = step - (typical + 1.5 * gap_fraction)
         excess.append(over)
     return excess, explained
+
+
+PUSH_WINDOW = 3
+MAX_RULED_STEPS = 6
+
+
+def _push_windows(k: int, count: int, longest: int) -> list[list[int]]:
+    """The other steps of each run of 2..`longest` consecutive steps (of `count`) that holds step `k`."""
+    windows = []
+    for length in range(2, longest + 1):
+        for start in range(max(0, k - length + 1), min(k, count - length) + 1):
+            windows.append([j for j in range(start, start + length) if j != k])
+    return windows
 
 
 def _cut(
@@ -564,8 +586,10 @@ def _cut(
     geometric = {k for k, over in enumerate(excess) if over > 0}
     close = {k for k, over in enumerate(excess) if abs(over) < margin or k in (unsure or set())}
     wide = {k for k, over in enumerate(excess) if margin <= over < reach} - close
-    marginal = sorted(close | wide) if len(close | wide) <= 4 else sorted(close)
-    if judge is None or not marginal or len(marginal) > 4:
+    # The rules look at the most doubtful steps, a few at a time (every combination of cuts is tried).
+    doubtful = sorted(close | wide, key=lambda k: (k not in close, abs(excess[k])))
+    marginal = sorted(doubtful[:MAX_RULED_STEPS])
+    if judge is None or not marginal:
         return pieces_for(geometric)
     best: tuple[int, int, int] | None = None
     best_cuts = geometric
