@@ -356,3 +356,21 @@ def test_two_valid_runs_a_quarter_tile_apart_stay_two() -> None:
 def test_half_a_tile_apart_is_a_gap_whatever_the_rules_say() -> None:
     b = _two_rows_apart("k3 k4", "k5 k6", 0.5)
     assert as_text(rebuild(b.detections())) == "k3 k4 | k5 k6"
+
+
+def test_tile_pushed_half_onto_its_neighbour_stays_in_the_row() -> None:
+    # k2 rides half a tile onto k1, whose box shows only the part left uncovered: their centres are close
+    # and off line, yet they are one run (a step over k2 to k3 is no better a neighbour).
+    b = _pushed_row("k1 k2 k3 k4 k5", 1, 0.45)
+    x1, y1, x2, y2 = b.boxes[1]
+    b.boxes[1] = [x1, y1 - 0.2 * TILE_H, x2, y2 - 0.2 * TILE_H]  # raised, it looks a little higher
+    b.boxes[0][2] = b.boxes[1][0]
+    assert as_text(rebuild(b.detections())) == "k1 k2 k3 k4 k5"
+
+
+def test_two_tiles_pushed_in_a_row_leave_one_set() -> None:
+    # J and k6 each shoved a quarter tile left: steps 0.75, 1.0, 1.25 around them, no gap anywhere.
+    b = _pushed_row("k4 J k6 k7 k8 k9 k10", 1, 0.25)
+    x1, y1, x2, y2 = b.boxes[2]
+    b.boxes[2] = [x1 - 0.25 * TILE_W, y1, x2 - 0.25 * TILE_W, y2]
+    assert as_text(rebuild(b.detections())) == "k4 J k6 k7 k8 k9 k10"
