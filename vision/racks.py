@@ -398,8 +398,11 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
     dx = centers[shorter, None, 0] - centers[None, longer, 0]
     nearest = np.abs(dx).argmin(axis=1)
     dy = np.abs(centers[shorter, 1] - centers[np.asarray(longer)[nearest], 1]) / height
-    aligned = (np.abs(dx[np.arange(len(shorter)), nearest]) < 0.6 * width) & (dy > 0.35) & (dy < farthest)
-    if aligned.mean() < 0.7:
+    across = np.abs(dx[np.arange(len(shorter)), nearest])
+    aligned = (across < 0.6 * width) & (dy > 0.35) & (dy < farthest)
+    # A tile over (or under) an empty slot of the other tier has no partner, but is no tile out of step.
+    over_empty = across > 0.8 * width
+    if aligned.sum() < min(2, (~over_empty).sum()) or aligned.sum() < 0.7 * (~over_empty).sum():
         return None
     return float(np.median(dy[aligned]))
 

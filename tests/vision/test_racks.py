@@ -188,3 +188,17 @@ def test_sloping_racks_side_by_side_stay_apart() -> None:
     frame, turned = turned_scene(painted_frame(boxes, bar_under=bars), xyxy, 30.0)
     racks = find_racks(turned, np.full(24, 30.0), frame)
     assert sorted(sorted(rack) for rack in racks) == [list(range(12)), list(range(12, 24))]
+
+
+def slot_boxes(slots: list[float], top: float) -> list[list[float]]:
+    """Boxes of upright tiles in these slots (a slot a tile width and a pixel wide) of a tier at `top`."""
+    return [[300 + k * (TILE_W + 1), top, 300 + k * (TILE_W + 1) + TILE_W, top + TILE_H] for k in slots]
+
+
+def test_small_rack_with_a_tile_under_an_empty_slot() -> None:
+    """Back tier in slots 0, 2, 3; front tier in slots 0, 1: the front tile in slot 1 has none behind it."""
+    back, front = slot_boxes([0, 2, 3], 250), slot_boxes([0, 1], 250 + 0.7 * TILE_H)
+    xyxy = np.array(back + front, float)
+    racks = find_racks(xyxy, np.zeros(5), painted_frame(back + front, bar_under=front))
+    assert len(racks) == 1 and sorted(racks[0]) == list(range(5))
+
