@@ -402,7 +402,7 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
     aligned = (across < 0.6 * width) & (dy > 0.35) & (dy < farthest)
     # A tile over (or under) an empty slot of the other tier has no partner, but is no tile out of step.
     over_empty = across > 0.8 * width
-    if aligned.sum() < min(2, (~over_empty).sum()) or aligned.sum() < 0.7 * (~over_empty).sum():
+    if aligned.sum() < max(1, min(2, (~over_empty).sum())) or aligned.sum() < 0.7 * (~over_empty).sum():
         return None
     return float(np.median(dy[aligned]))
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.layout_scenes import TILE_H, TILE_W
-from vision.racks import find_racks
+from vision.racks import _tier_offset, find_racks
 
 TABLE, FACE, BAR = 150, 225, 25
 
@@ -202,3 +202,10 @@ def test_small_rack_with_a_tile_under_an_empty_slot() -> None:
     racks = find_racks(xyxy, np.zeros(5), painted_frame(back + front, bar_under=front))
     assert len(racks) == 1 and sorted(racks[0]) == list(range(5))
 
+
+
+def test_tiers_with_no_tile_in_step_have_no_offset() -> None:
+    """Lines whose tiles all stand over the other's gaps (slots 0, 2, 4 and 1, 3) share no slot at all."""
+    xyxy = np.array(slot_boxes([0, 2, 4], 250) + slot_boxes([1, 3], 250 + 0.7 * TILE_H), float)
+    centers, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2, xyxy[:, 2:] - xyxy[:, :2]
+    assert _tier_offset(centers, size, size[:, 1], [0, 1, 2], [3, 4]) is None
