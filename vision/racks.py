@@ -10,7 +10,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.layout import DEFAULT_ASPECT, circular_mean, direction_vectors
+from vision.layout import DEFAULT_ASPECT
 
 
 def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = None) -> list[list[int]]:
@@ -48,7 +48,7 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
         if taken & set(tiers[0] + tiers[1]):
             continue
         taken.update(tiers[0] + tiers[1])
-        rack_groups.append(_rack_order(tiers, centers, angles))
+        rack_groups.append(tiers[0] + tiers[1])
     return rack_groups
 
 
@@ -211,7 +211,10 @@ def _find_racks(
                     and _dark_bar_below(gray, to_image, xyxy, line, front_only=turned)):
                 racks.append((line, []))
                 used.add(k)
-    return racks
+    # The owner reads a rack as the view that found it shows it: back (upper) tier first, each left to right
+    # (the tiles' own angles may not tell: they lean with a sloping rack, or stand upside down).
+    return [(sorted(upper, key=lambda i: centers[i, 0]), sorted(lower, key=lambda i: centers[i, 0]))
+            for upper, lower in racks]
 
 
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
@@ -412,12 +415,4 @@ def _line_slope(points: np.ndarray) -> float:
     x = points[:, 0] - points[:, 0].mean()
     denom = float(x @ x)
     return 0.0 if denom == 0 else float(x @ (points[:, 1] - points[:, 1].mean())) / denom
-
-
-def _rack_order(tiers: tuple[list[int], list[int]], centers: np.ndarray, angles: np.ndarray) -> list[int]:
-    """A rack's tiles as its owner reads them: upper (back) tier first, each tier along the tiles' right."""
-    up_angle = circular_mean(angles[tiers[0] + tiers[1]], 360.0)
-    right, up = direction_vectors(up_angle)
-    ordered = sorted((tier for tier in tiers if tier), key=lambda tier: -float((centers[tier] @ up).mean()))
-    return [i for tier in ordered for i in sorted(tier, key=lambda k: float(centers[k] @ right))]
 

@@ -209,3 +209,10 @@ def test_tiers_with_no_tile_in_step_have_no_offset() -> None:
     xyxy = np.array(slot_boxes([0, 2, 4], 250) + slot_boxes([1, 3], 250 + 0.7 * TILE_H), float)
     centers, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2, xyxy[:, 2:] - xyxy[:, :2]
     assert _tier_offset(centers, size, size[:, 1], [0, 1, 2], [3, 4]) is None
+
+
+def test_rack_read_as_found_whatever_way_up_its_tiles_stand() -> None:
+    """Most tiles stood upside down: the rack still reads back tier first, left to right."""
+    xyxy, back, front = small_rack()
+    angles = np.array([180.0, 180.0, 0.0, 180.0, 0.0, 180.0])
+    assert find_racks(xyxy, angles, painted_frame(front + back, bar_under=front)) == [[0, 1, 2, 3, 4, 5]]
