@@ -67,6 +67,9 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray, widest_gap: float = 3.2) -
     # Tiers may slope (a rack turned, or seen off-centre) by about 15 degrees.
     ok = ((dx > 0) & (dy <= 0.4 * height + 0.27 * np.abs(dx)) & (gap > -0.6 * width)
           & (gap < widest_gap * width) & (ratio > 0.6) & (ratio < 1.6))
+    # Across empty slots, boxes of one line stand as tall: a tile lying past a rack's end is squatter (or
+    # taller) than the standing ones.
+    ok &= (gap < 0.3 * width) | ((ratio > 0.75) & (ratio < 1.33))
     score = np.where(ok, dx + 3 * dy, np.inf)
     # Each box's best next box, and each box's best previous: a link where both choose each other.
     best_next, best_prev = score.argmin(axis=1), score.argmin(axis=0)

@@ -216,3 +216,14 @@ def test_rack_read_as_found_whatever_way_up_its_tiles_stand() -> None:
     xyxy, back, front = small_rack()
     angles = np.array([180.0, 180.0, 0.0, 180.0, 0.0, 180.0])
     assert find_racks(xyxy, angles, painted_frame(front + back, bar_under=front)) == [[0, 1, 2, 3, 4, 5]]
+
+
+def test_lying_tiles_past_a_rack_end_stay_off_it() -> None:
+    """Tiles lying on the table in line with the front tier, two slots past its end, look squatter."""
+    back, front = slot_boxes([0, 1, 2, 3], 250), slot_boxes([0, 1, 2, 3], 250 + 0.7 * TILE_H)
+    middle = 250 + 1.2 * TILE_H
+    lying = [[x1, middle - 0.33 * TILE_H, x2, middle + 0.33 * TILE_H]
+             for x1, _, x2, _ in slot_boxes([6, 7, 8], 0)]
+    xyxy = np.array(back + front + lying, float)
+    racks = find_racks(xyxy, np.zeros(11), painted_frame(back + front + lying, bar_under=front))
+    assert len(racks) == 1 and sorted(racks[0]) == list(range(8))
