@@ -460,10 +460,11 @@ def _link_candidates(
     step = distance / size_along
     upper = np.triu(np.ones((len(idx), len(idx)), bool), k=1)
     # Perspective shears a tile: its up is not square to the row it lies in, so the neighbour may sit
-    # off the tile's own right axis by up to `max_shear` degrees.
+    # off the tile's own right axis by up to `max_shear` degrees. A tile pushed half onto its neighbour
+    # leaves only the neighbour's uncovered part in its box: their centres may come within 0.4 tile.
     ok = (upper & (turn <= params.max_turn) & (distance > 0)
           & (np.abs(along) >= distance * math.cos(math.radians(params.max_shear)))
-          & (step >= 0.5) & (distance - size_along <= params.link_gap * width))
+          & (step >= 0.4) & (distance - size_along <= params.link_gap * width))
     # How far the neighbour sits off the tile's row, in tile sizes across it (not as an angle: a neighbour
     # pushed onto the tile is close, so a small sideways shift makes a large angle but not a bad
     # neighbour). An overlap costs half what a gap does: tiles pushed together are still one row, while
