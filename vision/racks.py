@@ -44,7 +44,9 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
         found += _find_racks(view_xyxy, view_angles, gray, to_image, colour, frame_median=frame_median,
                              members=members, upright_within=upright_within, steepest=steepest,
                              turned=bool(turn % 90))
-    for tiers in found:
+    # Two tiers found in any view before one tier alone (a sloping rack's front tier looks like a one-tier
+    # rack in a view not turned with it).
+    for tiers in sorted(found, key=lambda tiers: not (tiers[0] and tiers[1])):
         if taken & set(tiers[0] + tiers[1]):
             continue
         taken.update(tiers[0] + tiers[1])
@@ -208,9 +210,10 @@ def _find_racks(
                 continue
             if _covered_above(xyxy, line):  # the lower of two rows laid tight: a table
                 continue
-            bright_above = _band_brightness(gray, to_image, xyxy, line, -0.35, 0.0) > 100
+            above = _band_brightness(gray, to_image, xyxy, line, -0.35, 0.0)
             bar = _band_brightness(gray, to_image, xyxy, line, 1.0, 1.35)
-            if (bright_above and bar < min(80.0, 0.5 * frame_median)
+            # Above the tier the table shows, or the rack's empty back (as dark as its lip).
+            if ((above > 100 or above < 1.5 * bar) and bar < min(80.0, 0.5 * frame_median)
                     and _dark_bar_below(gray, to_image, xyxy, line, front_only=turned)):
                 racks.append((line, []))
                 used.add(k)

@@ -227,3 +227,13 @@ def test_lying_tiles_past_a_rack_end_stay_off_it() -> None:
     xyxy = np.array(back + front + lying, float)
     racks = find_racks(xyxy, np.zeros(11), painted_frame(back + front + lying, bar_under=front))
     assert len(racks) == 1 and sorted(racks[0]) == list(range(8))
+
+
+@pytest.mark.parametrize("table, rack", [(TABLE, True), (BAR + 15, False)])
+def test_one_tier_rack_with_its_empty_back_showing(table: int, rack: bool) -> None:
+    """Above a lone front tier the rack's empty back shows, as dark as its lip; on a dark table, no rack."""
+    front = tier_boxes(6, 300, 300)
+    frame = painted_frame(front, bar_under=front, table=table)
+    frame[int(300 - 0.6 * TILE_H):300, 298:int(300 + 6 * (TILE_W + 1) + 2)] = BAR  # the back wall
+    found = find_racks(np.array(front, float), np.zeros(6), frame)
+    assert found == ([list(range(6))] if rack else [])
