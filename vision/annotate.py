@@ -141,7 +141,10 @@ class LayoutAnnotator:
         font = ImageFont.load_default(size=size)
         small = ImageFont.load_default(size=max(11, round(14 * scale)))
         height, width = canvas.shape[:2]
-        top_margin = size * 2 if self.show_summary else 0
+        summary_lines = _wrap(self.summary(layout).split(" · "), draw, font, width - size) \
+            if self.show_summary else []
+        line_height = round(size * 1.25)
+        top_margin = size + line_height * len(summary_lines) if summary_lines else 0
         # Rectangles to keep clear: every set's and rack's box, then each label as it is placed.
         taken = [(b[:, 0].min(), b[:, 1].min(), b[:, 0].max(), b[:, 1].max()) for _, b, _ in labels]
         for text, box, colour in labels:
@@ -171,13 +174,15 @@ class LayoutAnnotator:
                                        fill=_rgb(AMBER), outline=_rgb(INK), width=1)
                 draw.text((px, py), text, font=font, fill=_rgb(INK), anchor="mm")
 
-        if self.show_summary:
-            summary = self.summary(layout)
-            x0, y0, x1, y1 = draw.textbbox((0, 0), summary, font=font)
+        if summary_lines:
+            y0 = draw.textbbox((0, 0), summary_lines[0], font=font)[1]
             bar = Image.new("RGBA", image.size, (0, 0, 0, 0))
-            ImageDraw.Draw(bar).rectangle((0, 0, width, y1 - y0 + size), fill=(20, 20, 20, 170))
+            ImageDraw.Draw(bar).rectangle((0, 0, width, top_margin - y0), fill=(20, 20, 20, 170))
             image = Image.alpha_composite(image.convert("RGBA"), bar).convert("RGB")
-            ImageDraw.Draw(image).text((size // 2, size // 2 - y0), summary, font=font, fill=(255, 255, 255))
+            text_draw = ImageDraw.Draw(image)
+            for k, text in enumerate(summary_lines):
+                text_draw.text((size // 2, size // 2 - y0 + k * line_height), text, font=font,
+                               fill=(255, 255, 255))
         return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
 
     @staticmethod
@@ -201,6 +206,19 @@ class LayoutAnnotator:
             parts.append(f"{count} reading{'s' if count > 1 else ''} to check")
         parts.extend(layout.problems)
         return " · ".join(parts)
+
+
+def _wrap(parts: list[str], draw: ImageDraw.ImageDraw, font: ImageFont.ImageFont | ImageFont.FreeTypeFont,
+          max_width: float) -> list[str]:
+    """The summary's parts joined with " · " into lines no wider than `max_width` (a part never split)."""
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and draw.textlength(joined, font=font) <= max_width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return lines
 
 
 def _place_label(box: np.ndarray, w: float, h: float, taken: list[tuple[float, float, float, float]],

@@ -51,3 +51,21 @@ def test_labels_say_what_a_set_is_or_why_not() -> None:
 def test_grey_frame_is_accepted() -> None:
     out = LayoutAnnotator(show_summary=False).annotate(np.zeros((300, 700), np.uint8), rebuild(scene()))
     assert out.shape == (300, 700, 3)
+
+
+def test_summary_wraps_on_a_narrow_frame_instead_of_running_off_it() -> None:
+    from dataclasses import replace
+
+    problem = "3 black 9s seen, but the standard edition has 2: one is misread"
+    layout = replace(rebuild(scene()), problems=(problem,))
+
+    def text_lines(image: np.ndarray) -> tuple[int, bool]:
+        """Lines of white text on the summary bar, and whether any text touches the frame's right edge."""
+        bar = image[: int(np.argmax(image.mean(axis=(1, 2)) > 190))]
+        ink = (bar.min(axis=2) > 160).any(axis=1)
+        starts = int(ink[0]) + int(np.sum(ink[1:] & ~ink[:-1]))
+        return starts, bool((bar[:, -3:].min(axis=2) > 160).any())
+
+    wide = np.full((600, 1600, 3), 200, np.uint8)
+    assert text_lines(LayoutAnnotator().annotate(wide, layout)) == (1, False)
+    assert text_lines(LayoutAnnotator().annotate(np.full((900, 420, 3), 200, np.uint8), layout)) == (2, False)
