@@ -6,7 +6,7 @@ that rack. Real photos (`../shared/real-dev`, polygon labels): there is no set g
 says how the rows come out: sets of 3+ tiles that the rules accept, tiles left loose, and the share of
 photos whose every rebuilt set of 2+ tiles is valid.
 
-    python -m vision.evaluate_layout --scenes data/layout-eval [--annotate out/] [--no-angle]
+    python -m vision.evaluate_layout --scenes data/layout-eval --frames [--racks] [--read] [--annotate out/]
     python -m vision.evaluate_layout --real-dev ../shared/real-dev [--annotate out/]
 
 Real-dev: Roboflow Universe "rummikub-nvypk-8cwem" by "rummikue", CC BY 4.0.
@@ -45,6 +45,9 @@ class SceneResult:
     rack_tiles_total: int = 0
     table_tiles_on_racks: int = 0
     table_tiles_total: int = 0
+    sets_read_right: int = 0
+    sets_detected: int = 0
+    read_exact: bool | None = None
 
 
 def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, list[int]]:
@@ -63,12 +66,14 @@ def scene_detections(scene: dict, with_angle: bool = True) -> tuple[Detections, 
 
 
 def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_racks: bool,
-                either_direction: bool = False) -> SceneResult:
+                either_direction: bool = False, visible: set[int] | None = None) -> SceneResult:
     """Compare rebuilt sets (as scene tile indices, in order) with the ground truth.
 
     With `either_direction` a set read backwards counts (boxes alone cannot tell up from down).
+    `visible`: the tiles one can see (default: those in `keep`); a visible tile the layout lacks (not
+    detected) then spoils its set.
     """
-    visible = set(keep)
+    visible = set(keep) if visible is None else visible
     fully_visible = all(i in visible for s in scene["sets"] for i in s)
     # A tile hidden inside a set (under a hand, out of the frame) leaves what anyone sees: the pieces
     # either side of it, each to be rebuilt as a set of its own.
@@ -86,7 +91,8 @@ def score_scene(name: str, scene: dict, layout: Layout, keep: list[int], check_r
     truth_multi = {tuple(s) for s in truth_sets}
     # A rebuilt set of 2+ tiles that is not a ground-truth set (merged, split, or loose tiles joined).
     extra = [s for s in got if len(s) > 1 and tuple(s) not in truth_multi]
-    errors += ["wrong " + " ".join(scene["tiles"][i]["token"] for i in s) for s in extra]
+    errors += ["wrong " + " ".join(scene["tiles"][i]["token"] if i >= 0 else "(false tile)" for i in s)
+               for s in extra]
     on_rack = {i for r in scene.get("racks", []) for i in r}
     # Loose table tiles must stay alone (rack tiles are judged with the racks).
     in_sets = {i for s in scene["sets"] for i in s}
@@ -175,22 +181,75 @@ def _load_frame(path: Path) -> np.ndarray | None:
     return cv2.imread(str(path))
 
 
+def match_to_scene(found: Detections, scene: dict, min_iou: float = 0.5) -> list[int]:
+    """Each detection's tile index in the scene (its labelled box overlapping best, IoU > `min_iou`, each
+    tile matched once); a false detection gets its own negative index, so it never matches a set."""
+    from vision.detections import box_iou
+
+    labelled = [i for i, t in enumerate(scene["tiles"]) if t.get("labelled", True)]
+    boxes = np.array([scene["tiles"][i]["box"] for i in labelled], np.float32).reshape(-1, 4)
+    iou = box_iou(np.asarray(found.xyxy, np.float32), boxes) if len(found) and len(boxes) else None
+    keep = [-1 - k for k in range(len(found))]
+    taken: set[int] = set()
+    if iou is not None:
+        for k in np.argsort(-iou.max(axis=1)):
+            for j in np.argsort(-iou[k]):
+                if iou[k, j] <= min_iou:
+                    break
+                if labelled[j] not in taken:
+                    keep[k] = labelled[j]
+                    taken.add(labelled[j])
+                    break
+    return keep
+
+
 def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate: Path | None,
-                    limit: int | None, use_frames: bool = False) -> list[SceneResult]:
+                    limit: int | None, use_frames: bool = False, reader: object | None = None,
+                    ) -> list[SceneResult]:
+    """Rebuild each rendered scene from its ground-truth tiles (read right) or, given a `reader`
+    (`vision.detector.TileReader`), from what the models read in the image."""
     files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not files:
         raise InputError(f"no scenes/*.json under {str(folder)!r} (render with python -m datasets.render)")
     results = []
     for path in files:
         scene = json.loads(path.read_text())
-        det, keep = scene_detections(scene, with_angle)
-        frame = _load_frame(folder / "images" / f"{path.stem}.jpg") if use_frames else None
+        image_path = folder / "images" / f"{path.stem}.jpg"
+        frame = _load_frame(image_path) if use_frames or reader is not None else None
+        if reader is not None:
+            if frame is None:
+                raise InputError(f"cannot read {str(image_path)!r}")
+            det = reader.read(frame)  # type: ignore[attr-defined]
+            keep = match_to_scene(det, scene)
+        else:
+            det, keep = scene_detections(scene, with_angle)
         layout = rebuild(det, image_size=(scene["width"], scene["height"]), frame=frame)
-        result = score_scene(path.stem, scene, layout, keep, check_racks, either_direction=not with_angle)
+        labelled = {i for i, t in enumerate(scene["tiles"]) if t.get("labelled", True)}
+        result = score_scene(path.stem, scene, layout, keep, check_racks, either_direction=not with_angle,
+                             visible=labelled)
+        if reader is not None:
+            _score_readings(result, scene, layout, keep, labelled)
         results.append(result)
         if annotate is not None and (not result.exact or len(results) <= 5):
             _save_annotated(folder / "images" / f"{path.stem}.jpg", layout, annotate / f"{path.stem}.png")
     return results
+
+
+def _score_readings(result: SceneResult, scene: dict, layout: Layout, keep: list[int],
+                    visible: set[int]) -> None:
+    """With the models' readings: sets rebuilt exactly whose every tile is also read right."""
+    from assistant.tiles import class_id
+
+    truth = {tuple(piece) for s in scene["sets"] for piece in visible_pieces(s, visible)}
+    found = set(keep)
+    result.sets_detected = sum(1 for piece in truth if found.issuperset(piece))
+    for tiles in layout.table:
+        members = tuple(keep[t.index] for t in tiles)
+        if members in truth:
+            read_right = all(t.tile is not None and class_id(t.tile) == scene["tiles"][i]["class_id"]
+                             for t, i in zip(tiles, members, strict=True))
+            result.sets_read_right += read_right
+    result.read_exact = result.exact and result.sets_read_right == result.sets_total
 
 
 def _save_annotated(image_path: Path, layout: Layout, out: Path) -> None:
@@ -353,7 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--classify", action="store_true",
                         help="real-dev: read the labelled boxes with the classifier, score the correction")
     parser.add_argument("--read", action="store_true",
-                        help="real-dev: read the photos with the models, compare with the labels' sets")
+                        help="read the images with the shipped models instead of taking the labelled tiles "
+                             "(scenes: sets compared with the truth, readings included; real-dev: compared "
+                             "with the sets rebuilt from the labels)")
     parser.add_argument("--annotate", type=Path, help="write annotated PNGs of failures (and 5 others) here")
     parser.add_argument("--show", type=int, default=10, help="failures to list")
     args = parser.parse_args(argv)
@@ -361,8 +422,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give --scenes DIR and/or --real-dev DIR")
     try:
         if args.scenes:
+            reader = None
+            if args.read:
+                from vision.detector import load_reader
+
+                reader = load_reader()
             results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit,
-                                      args.frames)
+                                      args.frames, reader)
             _report_scenes(results, args.show)
         if args.real_dev:
             _report_real(evaluate_real_dev(args.real_dev, not args.no_angle, args.annotate, args.classify,
@@ -391,6 +457,15 @@ def _report_scenes(results: list[SceneResult], show: int) -> None:
             hits = sum(r.exact for r in subset)
             print(f"  of scenes with {label}: {hits}/{len(subset)} = {hits / len(subset):.1%}")
     print(f"sets rebuilt exactly: {sets_right}/{sets_total} = {sets_right / max(sets_total, 1):.1%}")
+    if any(r.read_exact is not None for r in results):
+        read_right = sum(r.sets_read_right for r in results)
+        read_exact = sum(bool(r.read_exact) for r in results)
+        detected = sum(r.sets_detected for r in results)
+        print(f"with the models' readings: sets whose every visible tile was detected: {detected}/"
+              f"{sets_total} = {detected / max(sets_total, 1):.1%}")
+        print(f"with the models' readings: sets rebuilt exactly and every tile read right: {read_right}/"
+              f"{sets_total} = {read_right / max(sets_total, 1):.1%}; scenes with every set so: "
+              f"{read_exact}/{n} = {read_exact / max(n, 1):.1%}")
     if racks_total:
         print(f"racks found (all their visible tiles, nothing else): {racks_right}/{racks_total} = "
               f"{racks_right / racks_total:.1%}")
