@@ -1,4 +1,4 @@
-"""Set-level accuracy of layout rebuilding, with every tile read right (ground-truth detections).
+"""Set-level accuracy of layout rebuilding, every tile read right (ground truth) or as the models read it.
 
 Rendered scenes (`python -m datasets.render`): a scene counts as rebuilt when every ground-truth set comes
 out as one set with its tiles in the same order, and (with `--racks`) every rack's tiles are reported as
@@ -47,6 +47,10 @@ class SceneResult:
     table_tiles_total: int = 0
     sets_read_right: int = 0
     sets_detected: int = 0
+    misread: int = 0
+    misread_doubtful: int = 0
+    suggestions_right: int = 0
+    suggestions_wrong: int = 0
     read_exact: bool | None = None
 
 
@@ -250,6 +254,19 @@ def _score_readings(result: SceneResult, scene: dict, layout: Layout, keep: list
                              for t, i in zip(tiles, members, strict=True))
             result.sets_read_right += read_right
     result.read_exact = result.exact and result.sets_read_right == result.sets_total
+    for tile in layout.all_tiles():
+        i = keep[tile.index]
+        if i < 0 or tile.tile is None:
+            continue
+        truth_id = scene["tiles"][i]["class_id"]
+        misread = class_id(tile.tile) != truth_id
+        result.misread += misread
+        result.misread_doubtful += misread and tile.doubtful
+        if tile.suggestion is not None:
+            if class_id(tile.suggestion) == truth_id:
+                result.suggestions_right += 1
+            else:
+                result.suggestions_wrong += 1
 
 
 def _save_annotated(image_path: Path, layout: Layout, out: Path) -> None:
@@ -463,6 +480,11 @@ def _report_scenes(results: list[SceneResult], show: int) -> None:
         detected = sum(r.sets_detected for r in results)
         print(f"with the models' readings: sets whose every visible tile was detected: {detected}/"
               f"{sets_total} = {detected / max(sets_total, 1):.1%}")
+        misread = sum(r.misread for r in results)
+        right, wrong = sum(r.suggestions_right for r in results), sum(r.suggestions_wrong for r in results)
+        print(f"with the models' readings: {misread} detected tiles misread, "
+              f"{sum(r.misread_doubtful for r in results)} of them marked doubtful; correction suggested "
+              f"{right} right and {wrong} wrong readings")
         print(f"with the models' readings: sets rebuilt exactly and every tile read right: {read_right}/"
               f"{sets_total} = {read_right / max(sets_total, 1):.1%}; scenes with every set so: "
               f"{read_exact}/{n} = {read_exact / max(n, 1):.1%}")
