@@ -178,6 +178,10 @@ def _propose(tiles: list[PlacedTile], fix: list[tuple[int, Tile]], where: str, w
         mark(tiles, pos, reason, proposed)
 
 
+MIN_COUNT_RUNNER_UP = 0.1
+"""A runner-up proposed only to keep a tile count within the edition scores at least this share of the top."""
+
+
 def _count_check(
     table: list[list[PlacedTile]],
     racks: list[list[PlacedTile]],
@@ -204,7 +208,8 @@ def _count_check(
             where_list = table[i] if kind == "set" else racks[i]
             placed = where_list[pos]
             alternative = None
-            for candidate, _score in runner_ups(detections, placed.index):
+            top = max(_top_score(detections, placed.index, placed.confidence), 1e-6)
+            for candidate, score in runner_ups(detections, placed.index):
                 if counts[candidate] >= (rules.jokers if candidate.is_joker else rules.copies):
                     continue
                 if kind == "set" and len(where_list) >= 3:
@@ -213,6 +218,10 @@ def _count_check(
                     verdict = _check(readings, rules)
                     if verdict is None or not verdict.valid:
                         continue
+                elif score < MIN_COUNT_RUNNER_UP * top:
+                    # Nothing but the count speaks for it (a loose tile, a rack): a reading the classifier
+                    # all but ruled out is no suggestion; the tile is still marked.
+                    continue
                 alternative = candidate
                 break
             where = f"{kind} {i + 1}"
