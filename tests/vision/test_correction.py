@@ -95,3 +95,14 @@ def test_count_limit_without_runner_up_marks_the_least_sure() -> None:
     layout = rebuild(b.detections())
     assert layout.problems and "jokers" in layout.problems[0]
     assert [t.doubtful for t in layout.table[0] + layout.table[1] + layout.table[2]] == [False, False, True]
+
+
+def test_count_limit_does_not_propose_a_reading_the_classifier_all_but_ruled_out() -> None:
+    b = SceneBuilder()
+    b.row("r3 r4 r5", (100, 100), 0)
+    b.row("r5 b5 k5", (300, 100), 0)
+    b.add("r5", (500, 300), 0, score=0.9, runner_ups=[("o5", 0.02)])  # 0.02 is under a tenth of 0.9
+    layout = rebuild(b.detections())
+    assert layout.problems and "3 red 5s" in layout.problems[0]
+    loose = layout.loose[0]
+    assert loose.doubtful and loose.suggestion is None
