@@ -420,13 +420,10 @@ def _steady_sizes(centers: np.ndarray, sizes: np.ndarray, neighbours: int = 4) -
     if n < 3:
         return sizes
     dist = np.linalg.norm(centers[:, None] - centers[None], axis=2)
-    reach = 2.0 * sizes.max(axis=1)
-    steady = sizes.copy()
-    for i in range(n):
-        near = np.argsort(dist[i])[: neighbours + 1]
-        near = near[dist[i, near] <= reach[i]]
-        steady[i] = np.median(sizes[near], axis=0)
-    return steady
+    near = np.argsort(dist, axis=1)[:, : neighbours + 1]  # each tile itself first
+    within = np.take_along_axis(dist, near, axis=1) <= 2.0 * sizes.max(axis=1, keepdims=True)
+    gathered = np.where(within[:, :, None], sizes[near], np.nan)
+    return np.nanmedian(gathered, axis=1)
 
 
 def _link_candidates(
