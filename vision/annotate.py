@@ -67,6 +67,14 @@ def _box_angle(tiles: tuple[PlacedTile, ...], axis: str = "row") -> float:
     return min(candidates, key=lambda a: abs((a - mean_up + 180.0) % 360.0 - 180.0))
 
 
+def _hull_of_boxes(tiles: tuple[PlacedTile, ...], pad: float) -> np.ndarray:
+    """The convex outline of the tiles' detected boxes, padded: a rack's tiles stand, so they are no flat
+    rectangles at their angles, and a rack seen at a slant is no rectangle either."""
+    points = np.array([(x, y) for t in tiles for x in (t.box[0] - pad, t.box[2] + pad)
+                       for y in (t.box[1] - pad, t.box[3] + pad)], np.float32)
+    return cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
+
+
 def _oriented_box(tiles: tuple[PlacedTile, ...], angle: float, pad: float) -> np.ndarray:
     """(4, 2) corners of the smallest box along `angle` holding every tile's corners, padded."""
     right, up = direction_vectors(angle)
@@ -110,7 +118,7 @@ class LayoutAnnotator:
             cv2.fillPoly(tint, [np.round(box).astype(np.int32)], colour)
             labels.append((set_label(index + 1, tiles, verdict), box, colour))
         for rack_index, rack in enumerate(layout.racks):
-            box = _oriented_box(rack, _box_angle(rack), pad)
+            box = _hull_of_boxes(rack, pad)
             boxes.append((box, SLATE, False))
             known = [t.tile for t in rack if t.tile is not None]
             points = sum(t.points for t in known)
