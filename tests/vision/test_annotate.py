@@ -69,3 +69,24 @@ def test_summary_wraps_on_a_narrow_frame_instead_of_running_off_it() -> None:
     wide = np.full((600, 1600, 3), 200, np.uint8)
     assert text_lines(LayoutAnnotator().annotate(wide, layout)) == (1, False)
     assert text_lines(LayoutAnnotator().annotate(np.full((900, 420, 3), 200, np.uint8), layout)) == (2, False)
+
+
+def test_rack_outline_hugs_its_tiles_even_on_a_slant() -> None:
+    from vision.annotate import SLATE, _hull_of_boxes
+    from vision.layout import Layout, PlacedTile
+
+    # Ten standing tiles along a line sloping 30 degrees: an outline along the row holding each tile's
+    # estimated rectangle at its own (upright) angle would cover the table well above and below them.
+    tiles = []
+    for k in range(10):
+        x, y = 150 + 40 * k, 500 - 23 * k
+        tiles.append(PlacedTile(index=k, tile=None, box=(x - 18, y - 25, x + 18, y + 25), center=(x, y),
+                                angle=0.0, size=(36, 50)))
+    outline = _hull_of_boxes(tuple(tiles), pad=4)
+    xs, ys = outline[:, 0], outline[:, 1]
+    distance = np.abs((ys - 500) + 23 / 40 * (xs - 150)) / np.hypot(1, 23 / 40)
+    assert distance.max() < 40  # a tile's half diagonal plus the padding
+    layout = Layout(racks=(tuple(tiles),))
+    out = LayoutAnnotator(show_summary=False).annotate(np.full((700, 800, 3), 200, np.uint8), layout)
+    drawn = np.abs(out.astype(int) - np.array(SLATE)).sum(axis=2) < 40
+    assert drawn[int(ys.min()):int(ys.max()) + 1, int(xs.min()):int(xs.max()) + 1].sum() > 200
