@@ -131,7 +131,13 @@ def _find_racks(
     lengths = np.array([len(line) for line in lines])
     mean_y = np.bincount(label, centers[flat, 1], len(lines)) / np.maximum(lengths, 1)
     by_top = [int(k) for k in np.argsort(mean_y, kind="stable")]
-    upright_count = np.bincount(label, upright[flat], len(lines)) if len(flat) else np.zeros(0)
+    # A rack's tiles lean alike, the lean changing little from slot to slot (perspective): a line so steady
+    # may lean further (a rack near the frame's edge, seen from above). Lying rows askew are seldom steady.
+    lean = np.abs((angles + 90.0) % 180.0 - 90.0)
+    steady = np.array([_steady_lean(angles[line]) for line in lines], bool)
+    standing_like = np.where(steady[label], lean[flat] <= max(upright_within, _STEADY_UPRIGHT_WITHIN),
+                             upright[flat]) if len(flat) else np.zeros(0, bool)
+    upright_count = np.bincount(label, standing_like, len(lines)) if len(flat) else np.zeros(0)
     x_span = (np.minimum.reduceat(centers[flat, 0], starts), np.maximum.reduceat(centers[flat, 0], starts)) \
         if len(flat) else (np.zeros(0), np.zeros(0))
     y_span = (np.minimum.reduceat(xyxy[flat, 1], starts), np.maximum.reduceat(xyxy[flat, 3], starts)) \
@@ -223,6 +229,9 @@ def _find_racks(
             for upper, lower in racks]
 
 
+# How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
+# neighbours' angles may differ in such a line.
+_STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 35.0, 12.0
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 # The frame looked at turned by these degrees (CCW): a view finds tiers sloping up to about 15 degrees, so
 # these cover every slope, for racks whose tiles' tops point up, left or right.
@@ -414,6 +423,12 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
     if aligned.sum() < max(1, min(2, (~over_empty).sum())) or aligned.sum() < 0.7 * (~over_empty).sum():
         return None
     return float(np.median(dy[aligned]))
+
+
+def _steady_lean(angles: np.ndarray) -> bool:
+    """Whether neighbours' angles along a line (in its order) differ by little, up to a half turn."""
+    steps = np.abs((np.diff(angles) + 90.0) % 180.0 - 90.0)
+    return bool(len(steps) and steps.max() <= _STEADY_STEP)
 
 
 def _line_slope(points: np.ndarray) -> float:

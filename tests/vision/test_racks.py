@@ -237,3 +237,12 @@ def test_one_tier_rack_with_its_empty_back_showing(table: int, rack: bool) -> No
     frame[int(300 - 0.6 * TILE_H):300, 298:int(300 + 6 * (TILE_W + 1) + 2)] = BAR  # the back wall
     found = find_racks(np.array(front, float), np.zeros(6), frame)
     assert found == ([list(range(6))] if rack else [])
+
+
+@pytest.mark.parametrize(("back_angles", "rack"), [((28.0, 30.0, 32.0), True), ((30.0, 0.0, 30.0), False)])
+def test_tiers_leaning_alike_may_lean_further(back_angles: tuple[float, ...], rack: bool) -> None:
+    """Tiles leaning 30 degrees count as standing where the lean is steady along each tier, not askew rows."""
+    xyxy, back, front = small_rack()
+    angles = np.array([*back_angles, 30.0, 31.0, 32.0])
+    frame = painted_frame(front + back, bar_under=front)
+    assert find_racks(xyxy, angles, frame) == ([[0, 1, 2, 3, 4, 5]] if rack else [])
