@@ -395,8 +395,9 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
 
     Tiers are two straight parallel lines of tiles, slot above slot. The back tier stands less than a
     tile behind the front one and rises above it, so the two overlap in the image (0.35 to `farthest`
-    tile heights apart); rows lying on the table keep at least 1.12 tile heights apart. None when the
-    lines are not such a pair (a line that wanders from one table row to the next is no tier).
+    tile heights apart, their slots' median); rows lying on the table keep at least 1.12 tile heights apart.
+    None when the lines are not such a pair (a line that wanders from one table row to the next is no
+    tier).
     """
     height = float(np.median(tile_height[upper + lower]))
     slopes = []
@@ -417,12 +418,15 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
     nearest = np.abs(dx).argmin(axis=1)
     dy = np.abs(centers[shorter, 1] - centers[np.asarray(longer)[nearest], 1]) / height
     across = np.abs(dx[np.arange(len(shorter)), nearest])
-    aligned = (across < 0.6 * width) & (dy > 0.35) & (dy < farthest)
+    # In perspective the tiers draw apart towards the near end: single slots may stand a little further
+    # apart than the pair does.
+    aligned = (across < 0.6 * width) & (dy > 0.35) & (dy < farthest + 0.15)
     # A tile over (or under) an empty slot of the other tier has no partner, but is no tile out of step.
     over_empty = across > 0.8 * width
     if aligned.sum() < max(1, min(2, (~over_empty).sum())) or aligned.sum() < 0.7 * (~over_empty).sum():
         return None
-    return float(np.median(dy[aligned]))
+    offset = float(np.median(dy[aligned]))
+    return offset if offset < farthest else None
 
 
 def _steady_lean(angles: np.ndarray) -> bool:

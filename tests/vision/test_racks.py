@@ -246,3 +246,17 @@ def test_tiers_leaning_alike_may_lean_further(back_angles: tuple[float, ...], ra
     angles = np.array([*back_angles, 30.0, 31.0, 32.0])
     frame = painted_frame(front + back, bar_under=front)
     assert find_racks(xyxy, angles, frame) == ([[0, 1, 2, 3, 4, 5]] if rack else [])
+
+
+def test_tiers_drawing_apart_towards_the_near_end_still_pair() -> None:
+    """Slots 0.8 to 1.05 tile heights apart (perspective) pair 0.9 apart; rows a tile height apart do not."""
+    upper = tier_boxes(5, 300, 200)
+    lower = [[x1, y1 + dy * TILE_H, x2, y2 + dy * TILE_H]
+             for (x1, y1, x2, y2), dy in zip(upper, (0.8, 0.85, 0.9, 1.0, 1.05), strict=True)]
+    xyxy = np.array(upper + lower, float)
+    centers, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2, xyxy[:, 2:] - xyxy[:, :2]
+    offset = _tier_offset(centers, size, size[:, 1], [0, 1, 2, 3, 4], [5, 6, 7, 8, 9], 0.95)
+    assert offset == pytest.approx(0.9)
+    touching = np.array(upper + tier_boxes(5, 300, 200 + 1.02 * TILE_H), float)
+    centers, size = (touching[:, :2] + touching[:, 2:]) / 2, touching[:, 2:] - touching[:, :2]
+    assert _tier_offset(centers, size, size[:, 1], [0, 1, 2, 3, 4], [5, 6, 7, 8, 9], 0.95) is None
