@@ -138,7 +138,9 @@ def _find_racks(
     standing_like = np.where(steady[label], lean[flat] <= max(upright_within, _STEADY_UPRIGHT_WITHIN),
                              upright[flat]) if len(flat) else np.zeros(0, bool)
     upright_count = np.bincount(label, standing_like, len(lines)) if len(flat) else np.zeros(0)
-    x_span = (np.minimum.reduceat(centers[flat, 0], starts), np.maximum.reduceat(centers[flat, 0], starts)) \
+    # Spans from the boxes' sides: from centres a tier of two tiles spans one slot, and a tile past the other
+    # tier's end leaves it half outside.
+    x_span = (np.minimum.reduceat(xyxy[flat, 0], starts), np.maximum.reduceat(xyxy[flat, 2], starts)) \
         if len(flat) else (np.zeros(0), np.zeros(0))
     y_span = (np.minimum.reduceat(xyxy[flat, 1], starts), np.maximum.reduceat(xyxy[flat, 3], starts)) \
         if len(flat) else (np.zeros(0), np.zeros(0))

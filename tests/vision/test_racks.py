@@ -260,3 +260,12 @@ def test_tiers_drawing_apart_towards_the_near_end_still_pair() -> None:
     touching = np.array(upper + tier_boxes(5, 300, 200 + 1.02 * TILE_H), float)
     centers, size = (touching[:, :2] + touching[:, 2:]) / 2, touching[:, 2:] - touching[:, :2]
     assert _tier_offset(centers, size, size[:, 1], [0, 1, 2, 3, 4], [5, 6, 7, 8, 9], 0.95) is None
+
+
+def test_front_tier_of_two_reaching_past_the_back_tier() -> None:
+    """Back tier in slots 0-3, front tier of two half a slot along (perspective), one tile past the end."""
+    back = slot_boxes([0, 1, 2, 3], 200)
+    front = slot_boxes([2.55, 3.55], 200 + 0.7 * TILE_H)
+    xyxy = np.array(back + front, float)
+    frame = painted_frame(back + front, bar_under=front)
+    assert find_racks(xyxy, np.zeros(6), frame) == [[0, 1, 2, 3, 4, 5]]
