@@ -274,6 +274,13 @@ def tile_sizes(xyxy: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, float]
     return np.maximum(sizes, 1.0), aspect
 
 
+def cut_by_frame(xyxy: np.ndarray, image_size: tuple[int, int], margin: float = 2.0) -> np.ndarray:
+    """Which boxes touch the frame's edge (their tiles may go on beyond it)."""
+    width, height = image_size
+    return ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin)
+            | (xyxy[:, 2] >= width - margin) | (xyxy[:, 3] >= height - margin))
+
+
 def complete_cut_boxes(xyxy: np.ndarray, image_size: tuple[int, int], angles: np.ndarray,
                        margin: float = 2.0) -> np.ndarray:
     """Boxes cut by the frame's edge, grown back to their neighbours' size on the side the edge hides.
@@ -284,8 +291,7 @@ def complete_cut_boxes(xyxy: np.ndarray, image_size: tuple[int, int], angles: np
     tell the whole box's size.
     """
     width, height = image_size
-    cut = ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin)
-           | (xyxy[:, 2] >= width - margin) | (xyxy[:, 3] >= height - margin))
+    cut = cut_by_frame(xyxy, image_size, margin)
     whole = np.flatnonzero(~cut)
     if not cut.any() or whole.size == 0:
         return xyxy
@@ -681,8 +687,11 @@ def group(
     for r in rows:
         if len(r) == 1:
             alone[r[0]] = True
-    if params.columns and alone.sum() > 1:
-        for col in _chains(centers, angles, sizes, alone, "column", params, judge):
+    # Tiles the frame cuts are more often the ends of rows going on beyond it than a column's tiles.
+    stackable = alone & ~cut_by_frame(np.asarray(detections.xyxy), image_size) if image_size else alone
+    sets.extend(([int(i)], "row") for i in np.flatnonzero(alone & ~stackable))
+    if params.columns and stackable.sum() > 1:
+        for col in _chains(centers, angles, sizes, stackable, "column", params, judge):
             # Two tiles one above the other are more often the ends of two rows (cut by the frame's edge,
             # or half hidden) than a set being started in a column: only three or more make a column set.
             if len(col) >= 3:
@@ -690,7 +699,7 @@ def group(
             else:
                 sets.extend(([i], "row") for i in col)
     else:
-        sets.extend(([int(i)], "row") for i in np.flatnonzero(alone))
+        sets.extend(([int(i)], "row") for i in np.flatnonzero(stackable))
 
     placed = _placed_tiles(detections, centers, angles, sizes)
     ordered: list[tuple[list[int], str, float]] = []

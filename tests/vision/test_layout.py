@@ -374,3 +374,16 @@ def test_two_tiles_pushed_in_a_row_leave_one_set() -> None:
     x1, y1, x2, y2 = b.boxes[2]
     b.boxes[2] = [x1 - 0.25 * TILE_W, y1, x2 - 0.25 * TILE_W, y2]
     assert as_text(rebuild(b.detections())) == "k4 J k6 k7 k8 k9 k10"
+
+
+def test_tiles_cut_by_the_frame_one_above_the_other_are_not_a_column() -> None:
+    b = SceneBuilder()
+    for k, token in enumerate("k10 r8 k11".split()):  # the ends of three rows going on out of the frame
+        b.add(token, (0.3 * TILE_W, 100 + k * (TILE_H + 1)), 0)
+        _cut_by_left_edge(b, k)
+    assert as_text(group(b.detections(), image_size=(640, 480))) == "k10 | r8 | k11"
+    # The same three well inside the frame are a set laid in a column.
+    moved = SceneBuilder()
+    for k, token in enumerate("k10 r8 k11".split()):
+        moved.add(token, (300, 100 + k * (TILE_H + 1)), 0)
+    assert as_text(group(moved.detections(), image_size=(640, 480))) == "k10 r8 k11"
