@@ -175,7 +175,7 @@ def _find_racks(
                 height = float(np.median(tile_height[upper + lower]))
                 farthest = 1.7 * max(1.0, float(np.median(wh[upper + lower, 0])) / DEFAULT_ASPECT / height)
             offset = _tier_offset(centers, wh, tile_height, upper, lower, farthest)
-            if offset is None:
+            if offset is None or not _lean_alike(centers, angles, upper, lower):
                 continue
             candidates.append((offset, a, b))
     racks: list[tuple[list[int], list[int]]] = []
@@ -234,6 +234,8 @@ def _find_racks(
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
 # neighbours' angles may differ in such a line.
 _STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 35.0, 12.0
+# How far (degrees) the tiles of a slot's two tiers may lean apart, at the median slot.
+_LEAN_ALIKE_WITHIN = 12.0
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 # The frame looked at turned by these degrees (CCW): a view finds tiers sloping up to about 15 degrees, so
 # these cover every slope, for racks whose tiles' tops point up, left or right.
@@ -429,6 +431,18 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
         return None
     offset = float(np.median(dy[aligned]))
     return offset if offset < farthest else None
+
+
+def _lean_alike(centers: np.ndarray, angles: np.ndarray, upper: list[int], lower: list[int]) -> bool:
+    """Whether the tiles of two lines lean alike slot by slot (up to a half turn).
+
+    A rack's tiers stand on one body: a slot's back and front tiles lean alike, however perspective turns
+    the rack's ends. A row lying behind a rack leans its own way.
+    """
+    shorter, longer = (upper, lower) if len(upper) <= len(lower) else (lower, upper)
+    nearest = np.abs(centers[shorter, None, 0] - centers[None, longer, 0]).argmin(axis=1)
+    turn = np.abs((angles[shorter] - angles[np.asarray(longer)[nearest]] + 90.0) % 180.0 - 90.0)
+    return bool(np.median(turn) <= _LEAN_ALIKE_WITHIN)
 
 
 def _steady_lean(angles: np.ndarray) -> bool:

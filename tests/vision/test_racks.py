@@ -269,3 +269,11 @@ def test_front_tier_of_two_reaching_past_the_back_tier() -> None:
     xyxy = np.array(back + front, float)
     frame = painted_frame(back + front, bar_under=front)
     assert find_racks(xyxy, np.zeros(6), frame) == [[0, 1, 2, 3, 4, 5]]
+
+
+def test_lines_leaning_apart_slot_by_slot_are_no_tiers() -> None:
+    """A row lying behind a rack's tier at its own angle (20 degrees off the tier's) is no back tier."""
+    xyxy, back, front = small_rack()
+    frame = painted_frame(front + back, bar_under=front)
+    assert find_racks(xyxy, np.array([20.0, 20.0, 20.0, -2.0, 0.0, 2.0]), frame) == []
+    assert find_racks(xyxy, np.array([4.0, 6.0, 8.0, -2.0, 0.0, 2.0]), frame) == [[0, 1, 2, 3, 4, 5]]
