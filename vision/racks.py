@@ -233,7 +233,7 @@ def _find_racks(
 
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
 # neighbours' angles may differ in such a line.
-_STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 35.0, 12.0
+_STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 40.0, 12.0
 # How far (degrees) the tiles of a slot's two tiers may lean apart, at the median slot.
 _LEAN_ALIKE_WITHIN = 12.0
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
