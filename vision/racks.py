@@ -116,7 +116,8 @@ def _find_racks(
     candidates_of_lines = np.arange(n) if members is None else members
     # A turned view lines up the tiers of two racks side by side: there tiers are bridged over empty slots
     # only where the other tier spans the gap (`_tier_extension`).
-    lines = [line for line in _box_lines(xyxy, candidates_of_lines, 1.2 if turned else 3.2) if len(line) >= 2]
+    lines = [part for line in _box_lines(xyxy, candidates_of_lines, 1.2 if turned else 3.2)
+             for part in _split_at_bend(line, centers, wh) if len(part) >= 2]
     # Standing tiles are near upright, so their boxes' heights are theirs (a turned lying tile's box is
     # taller than the tile, which only brings table rows closer, in box heights).
     tile_height = wh[:, 1]
@@ -431,6 +432,33 @@ def _tier_offset(centers: np.ndarray, wh: np.ndarray, tile_height: np.ndarray, u
         return None
     offset = float(np.median(dy[aligned]))
     return offset if offset < farthest else None
+
+
+def _split_at_bend(line: list[int], centers: np.ndarray, wh: np.ndarray) -> list[list[int]]:
+    """A line that is no straight tier split in two straight ones across an empty stretch, where it bends.
+
+    Two racks side by side, one further back, join the first's front tier to the second's back tier across
+    the gap between them: each part is straight, the whole is not.
+    """
+    height = float(np.median(wh[line, 1]))
+    if len(line) < 4 or _straight(centers[line], 0.25 * height):
+        return [line]
+    gaps = centers[line[1:], 0] - centers[line[:-1], 0] - (wh[line[1:], 0] + wh[line[:-1], 0]) / 2
+    for k in np.argsort(-gaps):
+        cut = int(k) + 1
+        if gaps[k] < float(np.median(wh[line, 0])):
+            break
+        if cut >= 2 and len(line) - cut >= 2 and all(_straight(centers[part], 0.25 * height)
+                                                     for part in (line[:cut], line[cut:])):
+            return [line[:cut], line[cut:]]
+    return [line]
+
+
+def _straight(points: np.ndarray, tolerance: float) -> bool:
+    """Whether every point lies within `tolerance` of the least-squares line through them."""
+    slope = _line_slope(points)
+    middle = points.mean(axis=0)
+    return bool(np.abs(points[:, 1] - middle[1] - slope * (points[:, 0] - middle[0])).max() <= tolerance)
 
 
 def _lean_alike(centers: np.ndarray, angles: np.ndarray, upper: list[int], lower: list[int]) -> bool:

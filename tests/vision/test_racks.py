@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.vision.layout_scenes import TILE_H, TILE_W
-from vision.racks import _tier_offset, find_racks
+from vision.racks import _split_at_bend, _tier_offset, find_racks
 
 TABLE, FACE, BAR = 150, 225, 25
 
@@ -277,3 +277,26 @@ def test_lines_leaning_apart_slot_by_slot_are_no_tiers() -> None:
     frame = painted_frame(front + back, bar_under=front)
     assert find_racks(xyxy, np.array([20.0, 20.0, 20.0, -2.0, 0.0, 2.0]), frame) == []
     assert find_racks(xyxy, np.array([4.0, 6.0, 8.0, -2.0, 0.0, 2.0]), frame) == [[0, 1, 2, 3, 4, 5]]
+
+
+def sloping_line(first_center: tuple[float, float], count: int, step: float,
+                 slope: float) -> list[list[float]]:
+    """Boxes of `count` tiles `step` apart along a line of this slope (dy/dx), the first centred there."""
+    x0, y0 = first_center
+    return [[x0 + k * step - TILE_W / 2, y0 + k * step * slope - TILE_H / 2,
+             x0 + k * step + TILE_W / 2, y0 + k * step * slope + TILE_H / 2] for k in range(count)]
+
+
+@pytest.mark.parametrize(("gap_slots", "split"), [(2.0, True), (0.8, False)])
+def test_line_bent_across_an_empty_stretch_split_in_two(gap_slots: float, split: bool) -> None:
+    """One rack's front tier runs on into the next rack's back tier (further back) across the gap between."""
+    step = TILE_W + 1
+    first = sloping_line((100, 300), 6, step, 0.35)
+    start = (100 + (5 + gap_slots + 1) * step, 300 + 5 * step * 0.35)
+    xyxy = np.array(first + sloping_line(start, 5, step, 0.35), float)
+    centers, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2, xyxy[:, 2:] - xyxy[:, :2]
+    line = list(range(11))
+    assert _split_at_bend(line, centers, size) == ([line[:6], line[6:]] if split else [line])
+    straight = np.array(first + sloping_line((start[0], 300 + start[0] * 0.35 - 100 * 0.35), 5, step, 0.35))
+    centers = (straight[:, :2] + straight[:, 2:]) / 2
+    assert _split_at_bend(line, centers, size) == [line]
