@@ -135,7 +135,12 @@ def _find_racks(
     # A rack's tiles lean alike, the lean changing little from slot to slot (perspective): a line so steady
     # may lean further (a rack near the frame's edge, seen from above). Lying rows askew are seldom steady.
     lean = np.abs((angles + 90.0) % 180.0 - 90.0)
-    steady = np.array([_steady_lean(angles[line]) for line in lines], bool)
+    # Each line's largest step in angle between neighbours, all lines at once (flat runs line after line).
+    steps = np.abs((np.diff(angles[flat]) + 90.0) % 180.0 - 90.0) if len(flat) else np.zeros(0)
+    within_line = label[1:] == label[:-1]
+    largest_step = np.zeros(len(lines))
+    np.maximum.at(largest_step, label[1:][within_line], steps[within_line])
+    steady = largest_step <= _STEADY_STEP
     standing_like = np.where(steady[label], lean[flat] <= max(upright_within, _STEADY_UPRIGHT_WITHIN),
                              upright[flat]) if len(flat) else np.zeros(0, bool)
     upright_count = np.bincount(label, standing_like, len(lines)) if len(flat) else np.zeros(0)
@@ -440,15 +445,22 @@ def _split_at_bend(line: list[int], centers: np.ndarray, wh: np.ndarray) -> list
     Two racks side by side, one further back, join the first's front tier to the second's back tier across
     the gap between them: each part is straight, the whole is not.
     """
-    height = float(np.median(wh[line, 1]))
-    if len(line) < 4 or _straight(centers[line], 0.25 * height):
+    if len(line) < 4:
         return [line]
-    gaps = centers[line[1:], 0] - centers[line[:-1], 0] - (wh[line[1:], 0] + wh[line[:-1], 0]) / 2
+    # Gaps first: most lines have none a slot wide, and lines are many.
+    widths = wh[line, 0]
+    gaps = np.diff(centers[line, 0]) - (widths[1:] + widths[:-1]) / 2
+    if gaps.max() < widths.min():
+        return [line]
+    slot = float(np.median(widths))
+    tolerance = 0.25 * float(np.median(wh[line, 1]))
+    if _straight(centers[line], tolerance):
+        return [line]
     for k in np.argsort(-gaps):
         cut = int(k) + 1
-        if gaps[k] < float(np.median(wh[line, 0])):
+        if gaps[k] < slot:
             break
-        if cut >= 2 and len(line) - cut >= 2 and all(_straight(centers[part], 0.25 * height)
+        if cut >= 2 and len(line) - cut >= 2 and all(_straight(centers[part], tolerance)
                                                      for part in (line[:cut], line[cut:])):
             return [line[:cut], line[cut:]]
     return [line]
@@ -471,12 +483,6 @@ def _lean_alike(centers: np.ndarray, angles: np.ndarray, upper: list[int], lower
     nearest = np.abs(centers[shorter, None, 0] - centers[None, longer, 0]).argmin(axis=1)
     turn = np.abs((angles[shorter] - angles[np.asarray(longer)[nearest]] + 90.0) % 180.0 - 90.0)
     return bool(np.median(turn) <= _LEAN_ALIKE_WITHIN)
-
-
-def _steady_lean(angles: np.ndarray) -> bool:
-    """Whether neighbours' angles along a line (in its order) differ by little, up to a half turn."""
-    steps = np.abs((np.diff(angles) + 90.0) % 180.0 - 90.0)
-    return bool(len(steps) and steps.max() <= _STEADY_STEP)
 
 
 def _line_slope(points: np.ndarray) -> float:
