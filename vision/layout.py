@@ -677,6 +677,11 @@ def group(
         from vision.racks import find_racks
 
         rack_groups = find_racks(xyxy, angles, frame)
+        if orientation_known:
+            # A rack turns its faces to its owner, and only from the owner's side are they seen: its tiles
+            # are never upside down in the frame. Rows laid from the far side of the table are.
+            rack_groups = [rack for rack in rack_groups
+                           if np.median(np.abs(_wrap180(angles[rack]))) < 135.0]
     on_table = np.ones(n, bool)
     for rack in rack_groups:
         on_table[rack] = False

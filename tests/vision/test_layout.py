@@ -387,3 +387,14 @@ def test_tiles_cut_by_the_frame_one_above_the_other_are_not_a_column() -> None:
     for k, token in enumerate("k10 r8 k11".split()):
         moved.add(token, (300, 100 + k * (TILE_H + 1)), 0)
     assert as_text(group(moved.detections(), image_size=(640, 480))) == "k10 r8 k11"
+
+
+def test_tiles_upside_down_in_the_frame_are_no_rack() -> None:
+    # The same two tiers, every tile turned a half turn: rows laid from the far side of the table, for a
+    # rack's faces are seen only from its owner's side, upright.
+    b, upper, lower = rack_scene()
+    assert len(group(b.detections(), image_size=(1000, 750)).racks) == 1
+    for i in range(6, 6 + len(upper) + len(lower)):
+        b.angles[i] += 180.0
+    layout = group(b.detections(), image_size=(1000, 750))
+    assert layout.racks == () and len(layout.all_tiles()) == 6 + len(upper) + len(lower)
