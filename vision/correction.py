@@ -29,6 +29,8 @@ Marker = Callable[[list[PlacedTile], int, str, "Tile | None"], None]
 
 MIN_RUNNER_UP_SCORE = 0.01
 """Runner-up readings the classifier gave less than this are not worth proposing."""
+MIN_COUNT_RUNNER_UP = 0.1
+"""A runner-up proposed only to keep a tile count within the edition scores at least this share of the top."""
 
 
 def runner_ups(detections: Detections, index: int) -> list[tuple[Tile, float]]:
@@ -176,10 +178,6 @@ def _propose(tiles: list[PlacedTile], fix: list[tuple[int, Tile]], where: str, w
         reason = f"read as {raw_text}; {proposed.describe()} {why}"
         suggestions.append(Suggestion(tiles[pos].index, raw, proposed, where, reason))
         mark(tiles, pos, reason, proposed)
-
-
-MIN_COUNT_RUNNER_UP = 0.1
-"""A runner-up proposed only to keep a tile count within the edition scores at least this share of the top."""
 
 
 def _count_check(

@@ -40,6 +40,10 @@ SetJudge = Callable[[list[int]], bool]
 """Whether the detections at these indices, in this order, form a valid set (rules-aware cutting)."""
 DEFAULT_ASPECT = 0.75
 """Tile width over height (about 3:4) when the boxes do not tell."""
+PUSH_WINDOW = 3
+"""Most steps measured together around a tile pushed onto its neighbour (two pushed in a row need three)."""
+MAX_RULED_STEPS = 6
+"""Most doubtful steps of one chain the rules decide together (every combination of cuts is tried)."""
 
 
 @dataclass(frozen=True)
@@ -552,10 +556,6 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
             over = step - (typical + 1.5 * gap_fraction)
         excess.append(over)
     return excess, explained
-
-
-PUSH_WINDOW = 3
-MAX_RULED_STEPS = 6
 
 
 def _push_windows(k: int, count: int, longest: int) -> list[list[int]]:
