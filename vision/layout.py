@@ -527,9 +527,9 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
             reference = float(np.median(around))
             over = step - (reference + gap_fraction)
             # A tile pushed onto its neighbour (or pulled off it) makes one step short and the next long by
-            # the same amount: together they are two ordinary steps, and there is no gap.
-            # Two tiles pushed in a row shorten two steps before a long one: steps in a window of up to
-            # `longest` that holds a short one and no other long one are measured together.
+            # the same amount: together they are two ordinary steps, and there is no gap. Two tiles pushed
+            # in a row shorten two steps before a long one: the steps of a run of up to PUSH_WINDOW that
+            # holds a short one and no other long one are measured together.
             for others in _push_windows(k, len(steps), PUSH_WINDOW):
                 levelled = [steps[j] + slope * (k - j) for j in others]
                 if min(levelled) >= reference - gap_fraction / 2 or max(levelled) > reference + gap_fraction:
