@@ -59,6 +59,8 @@ def _box_lines(xyxy: np.ndarray, members: np.ndarray, widest_gap: float = 3.2) -
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = xyxy[:, 2:] - xyxy[:, :2]
     m = np.asarray(members, dtype=int)
+    if m.size < 2:
+        return [[int(i)] for i in m]
     c, box, size = centers[m], xyxy[m], wh[m]
     dx = c[None, :, 0] - c[:, None, 0]
     dy = np.abs(c[None, :, 1] - c[:, None, 1])

@@ -300,3 +300,10 @@ def test_line_bent_across_an_empty_stretch_split_in_two(gap_slots: float, split:
     straight = np.array(first + sloping_line((start[0], 300 + start[0] * 0.35 - 100 * 0.35), 5, step, 0.35))
     centers = (straight[:, :2] + straight[:, 2:]) / 2
     assert _split_at_bend(line, centers, size) == [line]
+
+
+def test_no_tiles_no_racks_with_or_without_the_frame() -> None:
+    frame = np.full((200, 300, 3), 120, np.uint8)
+    assert find_racks(np.zeros((0, 4)), np.zeros(0), frame) == []
+    assert find_racks(np.zeros((0, 4)), np.zeros(0), None) == []
+    assert find_racks(np.array([[10.0, 10.0, 40.0, 50.0]]), np.zeros(1), frame) == []
