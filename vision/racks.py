@@ -12,6 +12,16 @@ import numpy as np
 
 from vision.layout import DEFAULT_ASPECT
 
+# How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
+# neighbours' angles may differ in such a line.
+_STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 40.0, 12.0
+# How far (degrees) the tiles of a slot's two tiers may lean apart, at the median slot.
+_LEAN_ALIKE_WITHIN = 12.0
+_CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
+# The frame looked at turned by these degrees (CCW): a view finds tiers sloping up to about 15 degrees, so
+# these cover every slope, for racks whose tiles' tops point up, left or right.
+_VIEW_TURNS = (0.0, 90.0, -90.0, 30.0, -30.0, 60.0, 120.0, -60.0, -120.0)
+
 
 def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = None) -> list[list[int]]:
     """Racks among the boxes (pixels, `x1 y1 x2 y2`) with the tiles' up angles; each in reading order.
@@ -98,22 +108,22 @@ def _find_racks(
 ) -> list[tuple[list[int], list[int]]]:
     """Racks: two tiers of tiles standing side by side, one right above the other, seen at an angle.
 
-    Standing tiles look different from the lying ones around them: squat when the camera looks down from
-    above (their height is foreshortened), tall when it looks from a player's eye height (the lying tiles
-    are the foreshortened ones). A pair of tiers is a rack when its tiles' apparent height-to-width differs
-    from the other tiles' by a third or more. With fewer than three other tiles to compare, two rows of
-    table sets and a rack look alike: nothing is called a rack.
+    Lines of boxes along the view's x axis are paired, nearest first, when they could be a rack's tiers
+    (mostly upright, overlapping along the rack, alike in shape and lean, slot by slot under a box height
+    apart: `_tier_offset`); a pair is a rack when the frame shows the dark lip under the front tier
+    (`_dark_bar_below`) or, without the frame, when its tiles' shape sets them apart as standing
+    (`_stand_out_by_shape`). Found tiers are carried on along their lines (`_tier_extension`); in the
+    unturned view a long line on a dark bar is a rack with an empty back tier (`_one_tier_racks`).
 
     Racks along the x axis of the boxes' view, the tiles' tops up, are found (the caller passes the boxes
     as seen with the frame turned, `to_image` mapping view points back to the frame's pixels). Returns each
-    rack as its two tiers.
+    rack as its two tiers, each left to right as the view shows it.
     """
     n = len(xyxy)
     wh = xyxy[:, 2:] - xyxy[:, :2]
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     # Perspective shears standing tiles, so their angle may be well off upright: every tile may be on a
-    # tier. Only near-upright tiles tell the shape of the tiles around (a turned tile's box does not).
-    square = np.abs(np.cos(np.radians(angles))) > 0.95
+    # tier.
     shape = wh[:, 1] / np.maximum(wh[:, 0], 1e-6)
     candidates_of_lines = np.arange(n) if members is None else members
     # A turned view lines up the tiers of two racks side by side: there tiers are bridged over empty slots
@@ -192,19 +202,11 @@ def _find_racks(
         if a in used or b in used:
             continue
         upper, lower = lines[a], lines[b]
-        tier_tiles = upper + lower
         if gray is not None:
             # The rack itself: a dark bar right under the front tier.
             standing = _dark_bar_below(gray, to_image, xyxy, lower, upper, front_only=turned, colour=colour)
         else:
-            others = [i for i in range(n) if i not in set(tier_tiles) and square[i]]
-            standing = False
-            if len(others) >= 3 and len(tier_tiles) >= min_tiles and min(len(upper), len(lower)) >= 3:
-                ratio = float(np.median(shape[tier_tiles])) / float(np.median(shape[others]))
-                reference = float(np.median(shape[others]))
-                # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the
-                # table): when the others do, they are the standing ones and this pair is table rows.
-                standing = ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
+            standing = _stand_out_by_shape(upper, lower, shape, angles, min_tiles)
         if standing:
             racks.append((upper, lower))
             used.update((a, b))
@@ -217,37 +219,56 @@ def _find_racks(
             tier += _tier_extension(tier, other, pool, centers, tile_height)
             pool = [i for i in pool if i not in tier]
     if gray is not None and not turned:
-        # A rack whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar, the
-        # table bright above. Alone, a row lying on a dark table looks much the same: the bar must also be
-        # dark for the frame. Not in turned views: a row lying behind a sloping rack has the rack's dark
-        # back under it.
-        for k, line in enumerate(lines):
-            if k in used or len(line) < 5 or np.mean(upright[line]) < 0.75:
-                continue
-            if _covered_above(xyxy, line):  # the lower of two rows laid tight: a table
-                continue
-            above = _band_brightness(gray, to_image, xyxy, line, -0.35, 0.0)
-            bar = _band_brightness(gray, to_image, xyxy, line, 1.0, 1.35)
-            # Above the tier the table shows, or the rack's empty back (as dark as its lip).
-            if ((above > 100 or above < 1.5 * bar) and bar < min(80.0, 0.5 * frame_median)
-                    and _dark_bar_below(gray, to_image, xyxy, line, front_only=turned)):
-                racks.append((line, []))
-                used.add(k)
+        # Not in turned views: a row lying behind a sloping rack has the rack's dark back under it.
+        racks += _one_tier_racks([line for k, line in enumerate(lines) if k not in used], xyxy, upright, gray,
+                                 to_image, frame_median)
     # The owner reads a rack as the view that found it shows it: back (upper) tier first, each left to right
     # (the tiles' own angles may not tell: they lean with a sloping rack, or stand upside down).
     return [(sorted(upper, key=lambda i: centers[i, 0]), sorted(lower, key=lambda i: centers[i, 0]))
             for upper, lower in racks]
 
 
-# How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
-# neighbours' angles may differ in such a line.
-_STEADY_UPRIGHT_WITHIN, _STEADY_STEP = 40.0, 12.0
-# How far (degrees) the tiles of a slot's two tiers may lean apart, at the median slot.
-_LEAN_ALIKE_WITHIN = 12.0
-_CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
-# The frame looked at turned by these degrees (CCW): a view finds tiers sloping up to about 15 degrees, so
-# these cover every slope, for racks whose tiles' tops point up, left or right.
-_VIEW_TURNS = (0.0, 90.0, -90.0, 30.0, -30.0, 60.0, 120.0, -60.0, -120.0)
+
+
+def _stand_out_by_shape(upper: list[int], lower: list[int], shape: np.ndarray, angles: np.ndarray,
+                        min_tiles: int) -> bool:
+    """Without the frame: whether the tiers' apparent height-to-width sets them apart from the other
+    near-upright tiles as standing ones (squat seen from above, tall from eye height)."""
+    tier_tiles = upper + lower
+    if len(tier_tiles) < min_tiles or min(len(upper), len(lower)) < 3:
+        return False
+    # Only near-upright tiles tell the shape of the tiles around (a turned tile's box does not).
+    square = np.abs(np.cos(np.radians(angles))) > 0.95
+    in_tiers = set(tier_tiles)
+    others = [i for i in range(len(shape)) if i not in in_tiers and square[i]]
+    if len(others) < 3:
+        return False
+    reference = float(np.median(shape[others]))
+    ratio = float(np.median(shape[tier_tiles])) / reference
+    # Lying tiles never look as squat as 0.75 (that would be a camera almost level with the table): when
+    # the others do, they are the standing ones and this pair is table rows.
+    return ratio < 0.72 or (ratio > 1.3 and reference > 0.75)
+
+
+def _one_tier_racks(lines: list[list[int]], xyxy: np.ndarray, upright: np.ndarray, gray: np.ndarray,
+                    to_image: np.ndarray | None, frame_median: float) -> list[tuple[list[int], list[int]]]:
+    """Racks whose back tier is empty (or hidden): one long tier of standing tiles on a dark bar.
+
+    Alone, a row lying on a dark table looks much the same: the bar must also be dark for the frame, and
+    above the tier the table shows, or the rack's empty back (as dark as its lip).
+    """
+    racks: list[tuple[list[int], list[int]]] = []
+    for line in lines:
+        if len(line) < 5 or np.mean(upright[line]) < 0.75:
+            continue
+        if _covered_above(xyxy, line):  # the lower of two rows laid tight: a table
+            continue
+        above = _band_brightness(gray, to_image, xyxy, line, -0.35, 0.0)
+        bar = _band_brightness(gray, to_image, xyxy, line, 1.0, 1.35)
+        if ((above > 100 or above < 1.5 * bar) and bar < min(80.0, 0.5 * frame_median)
+                and _dark_bar_below(gray, to_image, xyxy, line, front_only=False)):
+            racks.append((line, []))
+    return racks
 
 
 def _turned_view(xyxy: np.ndarray, angles: np.ndarray, centers: np.ndarray,
