@@ -43,12 +43,15 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     found: list[tuple[list[int], list[int]]] = []
     for turn in _VIEW_TURNS:
         view_xyxy, view_angles, to_image = _turned_view(xyxy, angles, centers, turn)
+        lean = np.abs((view_angles + 90.0) % 180.0 - 90.0)
+        if np.count_nonzero(lean <= _STEADY_UPRIGHT_WITHIN) < 4:
+            continue  # a rack, of one tier or two, needs four tiles standing near upright in its view
         members, upright_within, steepest = None, 25.0, 90.0
         if turn % 90:
             # A sloping rack's tiles lean with it, more at its near end (perspective): only tiles near upright
             # in the turned view.
             upright_within, steepest = 40.0, 17.0
-            members = np.flatnonzero(np.abs((view_angles + 90.0) % 180.0 - 90.0) <= upright_within)
+            members = np.flatnonzero(lean <= upright_within)
             if len(members) < 3:
                 continue
         found += _find_racks(view_xyxy, view_angles, gray, to_image, colour, frame_median=frame_median,
