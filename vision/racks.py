@@ -23,6 +23,11 @@ _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 _VIEW_TURNS = (0.0, 90.0, -90.0, 30.0, -30.0, 60.0, 120.0, -60.0, -120.0)
 
 
+def _off_upright(angles: np.ndarray) -> np.ndarray:
+    """Degrees from upright or upside down (0-90): how far a tile leans, whichever way up it stands."""
+    return np.abs((np.asarray(angles, dtype=np.float64) + 90.0) % 180.0 - 90.0)
+
+
 def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = None) -> list[list[int]]:
     """Racks among the boxes (pixels, `x1 y1 x2 y2`) with the tiles' up angles; each in reading order.
 
@@ -43,7 +48,7 @@ def find_racks(xyxy: np.ndarray, angles: np.ndarray, frame: np.ndarray | None = 
     found: list[tuple[list[int], list[int]]] = []
     for turn in _VIEW_TURNS:
         view_xyxy, view_angles, to_image = _turned_view(xyxy, angles, centers, turn)
-        lean = np.abs((view_angles + 90.0) % 180.0 - 90.0)
+        lean = _off_upright(view_angles)
         if np.count_nonzero(lean <= _STEADY_UPRIGHT_WITHIN) < 4:
             continue  # a rack, of one tier or two, needs four tiles standing near upright in its view
         members, upright_within, steepest = None, 25.0, 90.0
@@ -137,7 +142,8 @@ def _find_racks(
     # taller than the tile, which only brings table rows closer, in box heights).
     tile_height = wh[:, 1]
     # Standing tiles face the player: near upright in the image (or upside down), however the tiers slope.
-    upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= upright_within
+    lean = _off_upright(angles)
+    upright = lean <= upright_within
     # Candidate pairs of lines, one above the other, nearest first: a rack's two tiers are the closest
     # pair (the table's rows behind a rack are further up).
     # Per line, what the pair checks need (the pairs are many: numpy calls per pair cost ~5 ms a frame).
@@ -149,9 +155,8 @@ def _find_racks(
     by_top = [int(k) for k in np.argsort(mean_y, kind="stable")]
     # A rack's tiles lean alike, the lean changing little from slot to slot (perspective): a line so steady
     # may lean further (a rack near the frame's edge, seen from above). Lying rows askew are seldom steady.
-    lean = np.abs((angles + 90.0) % 180.0 - 90.0)
     # Each line's largest step in angle between neighbours, all lines at once (flat runs line after line).
-    steps = np.abs((np.diff(angles[flat]) + 90.0) % 180.0 - 90.0) if len(flat) else np.zeros(0)
+    steps = _off_upright(np.diff(angles[flat])) if len(flat) else np.zeros(0)
     within_line = label[1:] == label[:-1]
     largest_step = np.zeros(len(lines))
     np.maximum.at(largest_step, label[1:][within_line], steps[within_line])
@@ -215,7 +220,7 @@ def _find_racks(
             used.update((a, b))
     claimed = {i for rack in racks for tier in rack for i in tier}
     # A rack's tiles lean more towards its near end: the tiles that carry a tier on may lean a little more.
-    nearly_upright = np.abs((angles + 90.0) % 180.0 - 90.0) <= upright_within + 15.0
+    nearly_upright = lean <= upright_within + 15.0
     pool = [i for i in range(n) if nearly_upright[i] and i not in claimed]
     for upper, lower in racks:
         for tier, other in ((upper, lower), (lower, upper)):
@@ -507,7 +512,7 @@ def _lean_alike(centers: np.ndarray, angles: np.ndarray, upper: list[int], lower
     """
     shorter, longer = (upper, lower) if len(upper) <= len(lower) else (lower, upper)
     nearest = np.abs(centers[shorter, None, 0] - centers[None, longer, 0]).argmin(axis=1)
-    turn = np.abs((angles[shorter] - angles[np.asarray(longer)[nearest]] + 90.0) % 180.0 - 90.0)
+    turn = _off_upright(angles[shorter] - angles[np.asarray(longer)[nearest]])
     return bool(np.median(turn) <= _LEAN_ALIKE_WITHIN)
 
 
