@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.layout import Layout, PlacedTile, direction_vectors, reason_text
+from vision.placed import Layout, PlacedTile, direction_vectors, reason_text
 
 # BGR colours (OpenCV order); text colours are converted where Pillow draws.
 GREEN = (72, 170, 46)

@@ -91,12 +91,12 @@ def load_example_photo() -> bytes:
 
 
 def load_tile_reader() -> Any:
-    """The shipped `vision.detector.TileReader` (loaded once per process by the detector module).
+    """The shipped `vision.reader.TileReader` (loaded once per process by the detector module).
 
     Raises:
-        vision.detector.ModelLoadError: the model files are missing or broken.
+        vision.onnx_models.ModelLoadError: the model files are missing or broken.
     """
-    from vision.detector import load_reader
+    from vision.reader import load_reader
 
     return load_reader()
 

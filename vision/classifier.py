@@ -8,7 +8,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_NAMES
 from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crops
-from vision.detector import ModelLoadError, model_path
+from vision.onnx_models import ModelLoadError, model_path
 
 CLASSIFIER_MODEL = "tile_classifier.onnx"
 

@@ -10,7 +10,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.layout import DEFAULT_ASPECT
+from vision.placed import DEFAULT_ASPECT
 
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
 # neighbours' angles may differ in such a line.

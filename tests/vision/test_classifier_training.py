@@ -1,4 +1,4 @@
-"""Training helpers of vision.train_classifier that need no torch: box jitter and orientation targets."""
+"""Training helpers of vision.training.classifier that need no torch: box jitter and orientation targets."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classifier import decode_angle
-from vision.train_classifier import (
+from vision.training.classifier import (
     ANGLE_BINS,
     BOX_JITTER_MAX,
     angle_error_deg,

@@ -1,7 +1,7 @@
 """Train the one-class tile detector on rendered scenes and export it to ONNX.
 
     python -m datasets.render --out data/render --count 2000 --seed 1
-    nice python -m vision.train_detector --scenes data/render --out runs/detector \\
+    nice python -m vision.training.detector --scenes data/render --out runs/detector \\
         --epochs 35 --imgsz 416 --seed 0 --threads 1 --export models/tile_detector.onnx
 
 Offline by construction: the model is built from ultralytics' own `yolo11n.yaml` (no pretrained weights),
@@ -169,7 +169,7 @@ def export(weights: Path, imgsz: int, target: Path, config_dir: Path) -> Path:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_detector", description=__doc__.split("\n")[0]
+        prog="python -m vision.training.detector", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
         "--scenes", nargs="+", required=True, help="renderer output folders (images/, labels/)"

@@ -3,7 +3,7 @@
 Recipe (the shipped model, see models/README.md "Crop classifier"; renderer as of commit bcec240):
 
     python -m datasets.render --out data/render-cls2 --count 1800 --seed 11
-    python -m vision.train_classifier --render data/render-cls2 --max-scenes 1800 --copies 3 \
+    python -m vision.training.classifier --render data/render-cls2 --max-scenes 1800 --copies 3 \
         --side-extend 0.15 --intrude 0.3 --crops data/cls_crops2.npz --checkpoint data/cls_checkpoint2.pt \
         --out models/tile_classifier.onnx --epochs 12 --batch-size 64 --lr 2e-3 --seed 0
 
@@ -402,7 +402,7 @@ def export_onnx(model: Any, out_path: Path, metadata: dict[str, str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_classifier", description=__doc__.splitlines()[0]
+        prog="python -m vision.training.classifier", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
         "--render", type=Path, action="append", default=[], help="renderer output dir (repeatable)"
@@ -445,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         "class_names": ",".join(CLASS_NAMES),
         "input": "BGR crop from vision.crops.cut_crop -> vision.crops.crops_to_batch (RGB, [-1, 1])",
         "recipe": " ".join(
-            ["python -m vision.train_classifier", *(argv if argv is not None else sys.argv[1:])]
+            ["python -m vision.training.classifier", *(argv if argv is not None else sys.argv[1:])]
         ),
     }
     if args.export_only:

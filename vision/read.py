@@ -7,8 +7,6 @@ prints and returns the exit code: 0, or 2 when an image cannot be read (the othe
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -17,8 +15,11 @@ from typing import Any
 import numpy as np
 
 from vision.detections import Detections
-from vision.detector import DEFAULT_CONFIDENCE, ModelLoadError, TileReader, load_reader
+from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError, load_image
+from vision.layout import rebuild
+from vision.onnx_models import ModelLoadError
+from vision.reader import TileReader, load_reader
 
 EXIT_OK = 0
 EXIT_UNREADABLE = 2
@@ -57,17 +58,10 @@ def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
     return tiles
 
 
-def _layout_module() -> Any | None:
-    try:
-        return importlib.import_module("vision.layout")
-    except ImportError:
-        return None
-
-
 def read_document(
     path: str, frame: np.ndarray, detections: Detections, rules: Any
 ) -> tuple[dict[str, Any], Any]:
-    """One image's JSON object, and the layout (None when `vision.layout` is not there)."""
+    """One image's JSON object, and its layout."""
     height, width = frame.shape[:2]
     document: dict[str, Any] = {
         "image": path,
@@ -77,12 +71,8 @@ def read_document(
         "table": [],
         "racks": [],
     }
-    layout = None
-    layout_module = _layout_module()
-    if layout_module is not None:
-        extra = {"frame": frame} if "frame" in inspect.signature(layout_module.rebuild).parameters else {}
-        layout = layout_module.rebuild(detections, rules, image_size=(width, height), **extra)
-        document.update(layout.to_json())
+    layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
+    document.update(layout.to_json())
     return document, layout
 
 
