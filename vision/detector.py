@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -21,6 +22,7 @@ LETTERBOX_FILL = 114
 DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
+DEFAULT_RACK_CONFIDENCE = 0.5
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
 
@@ -105,6 +107,11 @@ class TileDetector:
         if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
             raise ModelLoadError(f"{self.path}: expected a square (1, 3, S, S) input, got {shape}")
         self.input_size: int = shape[2]
+        self.class_names = _class_names(self.session)
+        if "tile" not in self.class_names:
+            raise ModelLoadError(f"{self.path}: no 'tile' class among {self.class_names}")
+        self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
+        self.rack_confidence = DEFAULT_RACK_CONFIDENCE
         self.confidence = confidence
         self.iou = iou
         self.max_coverage = max_coverage
@@ -128,8 +135,13 @@ class TileDetector:
         confidence: float | None = None,
     ) -> Detections:
         threshold = self.confidence if confidence is None else confidence
-        rows = raw[0].T  # (N, 4 + classes)
-        scores = rows[:, 4:].max(axis=1)
+        all_rows = raw[0].T  # (N, 4 + classes)
+        height, width = frame_hw
+        racks = None
+        if self.rack_class is not None:
+            racks = self._boxes_of(all_rows, 4 + self.rack_class, self.rack_confidence, geometry, frame_hw)
+        rows = all_rows
+        scores = rows[:, 4 + self.class_names.index("tile")]
         keep = scores >= threshold
         rows, scores = rows[keep], scores[keep]
         centre, size = rows[:, :2], rows[:, 2:4]
@@ -139,8 +151,41 @@ class TileDetector:
             coverage = covered_by_others(xyxy[kept], np.arange(len(kept)))
             kept = kept[coverage < self.max_coverage]
         boxes = geometry.to_frame(xyxy[kept])
-        height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
         nonempty = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
-        return Detections(xyxy=boxes[nonempty], confidence=scores[kept][nonempty])
+        return Detections(
+            xyxy=boxes[nonempty],
+            confidence=scores[kept][nonempty],
+            rack_xyxy=None if racks is None else racks[0],
+            rack_confidence=None if racks is None else racks[1],
+        )
+
+    def _boxes_of(
+        self, rows: np.ndarray, column: int, threshold: float, geometry: Letterbox, frame_hw: tuple[int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (frame pixels, clipped) and scores of one class, after its own NMS."""
+        scores = rows[:, column]
+        keep = scores >= threshold
+        rows, scores = rows[keep], scores[keep]
+        xyxy = np.concatenate([rows[:, :2] - rows[:, 2:4] / 2, rows[:, :2] + rows[:, 2:4] / 2], axis=1)
+        kept = non_max_suppression(xyxy, scores, self.iou)
+        boxes = geometry.to_frame(xyxy[kept])
+        height, width = frame_hw
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        return boxes.astype(np.float32), scores[kept].astype(np.float32)
+
+
+def _class_names(session: Any) -> list[str]:
+    """The detector's classes from ultralytics' ONNX metadata (`{0: 'tile', 1: 'rack'}`); none: 'tile'."""
+    import ast
+
+    names = session.get_modelmeta().custom_metadata_map.get("names")
+    if not names:
+        return ["tile"]
+    try:
+        parsed = ast.literal_eval(names)
+    except (ValueError, SyntaxError) as error:
+        raise ModelLoadError(f"detector metadata 'names' cannot be read: {names!r}") from error
+    return [str(parsed[k]) for k in sorted(parsed)]

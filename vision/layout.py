@@ -32,6 +32,7 @@ import numpy as np
 from assistant.tiles import tile_from_class_id
 from vision.correction import correct
 from vision.detections import UNKNOWN_CLASS
+from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
     DEFAULT_ASPECT,
     Layout,
@@ -40,7 +41,7 @@ from vision.placed import (  # noqa: F401  (re-exported: the layout's public typ
     direction_vectors,
     reason_text,
 )
-from vision.racks import find_racks
+from vision.racks import find_racks, tiles_on_rack_boxes
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -185,6 +186,8 @@ class LayoutParams:
         max_turn: degrees two tiles of one set may differ in orientation.
         columns: also chain tiles stacked top to bottom (as in photos of sets laid in columns).
         detect_racks: look for racks at all.
+        geometric_racks: also tell racks by the tiles' geometry (`vision.racks.find_racks`); by default
+            only when the detector does not find racks itself (`Detections.rack_xyxy` is None).
         rules_reach: gaps up to this much over the limit (tile widths) are closed when that leaves more
             tiles in valid sets (a tile pushed a little apart inside a run).
         pair_turn: degrees two tiles may differ in orientation and still be a pair (not two loose tiles).
@@ -198,6 +201,7 @@ class LayoutParams:
     max_turn: float = 25.0
     columns: bool = True
     detect_racks: bool = True
+    geometric_racks: bool | None = None
     rules_margin: float = 0.1
     rules_reach: float = 0.3
     pair_turn: float = 8.0
@@ -521,9 +525,14 @@ def group(
     sizes, _ = tile_sizes(xyxy, angles)
 
     rack_groups: list[list[int]] = []
-    if params.detect_racks:
-
-        rack_groups = find_racks(xyxy, angles, frame)
+    if detections.rack_xyxy is not None and len(detections.rack_xyxy):
+        rack_groups = tiles_on_rack_boxes(xyxy, angles, detections.rack_xyxy, orientation_known)
+    geometric = params.geometric_racks
+    if geometric is None:  # by default only for a detector that does not find racks itself
+        geometric = detections.rack_xyxy is None
+    if params.detect_racks and geometric:
+        taken = {i for rack in rack_groups for i in rack}
+        rack_groups += [rack for rack in find_racks(xyxy, angles, frame) if not taken & set(rack)]
         if orientation_known:
             # A rack turns its faces to its owner, and only from the owner's side are they seen: its tiles
             # are never upside down in the frame. Rows laid from the far side of the table are.
@@ -674,6 +683,7 @@ def rebuild(
         frame: the image, for telling racks by their dark bar (see `group`).
     """
 
+    detections, _ = settle_half_turns(detections)
     layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
                    judge=set_judge(detections, rules, orientation_known), frame=frame)
     return correct(layout, detections, rules, doubt_below=doubt_below)

@@ -13,6 +13,9 @@ from vision.detections import Detections
 from vision.detector import TileDetector
 from vision.onnx_models import ModelLoadError
 
+NOT_A_TILE_ABOVE = 0.5
+"""A detection the classifier calls "not a tile" with more than this probability is left out."""
+
 
 class CropClassifier(Protocol):
     """What `TileReader` needs from `vision.classifier.TileClassifier`."""
@@ -55,10 +58,14 @@ class TileReader:
         self,
         detector: TileDetector | None = None,
         classifier: CropClassifier | None = _NOT_GIVEN,
+        not_a_tile_above: float = NOT_A_TILE_ABOVE,
     ) -> None:
         self.detector = detector if detector is not None else TileDetector()
         self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
+        self.not_a_tile_above = not_a_tile_above
         self.timings = ReadTimings()
+        self.rejected = Detections.empty()
+        """The detections of the last `read` that the classifier called "not a tile" (left out)."""
 
     @property
     def reads_faces(self) -> bool:
@@ -69,9 +76,20 @@ class TileReader:
         started = time.perf_counter()
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
+        self.rejected = Detections.empty()
         if self.classifier is not None and len(found):
-            topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
+            if isinstance(self.classifier, TileClassifier):
+                readings = self.classifier.read(image, found.xyxy)
+                topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
+                angle, not_tile = readings.angle_deg, readings.not_tile
+            else:
+                topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
+                not_tile = np.zeros(len(found), np.float32)
             found = found.with_readings(topk_ids, topk_scores, angle)
+            rejected = not_tile > self.not_a_tile_above
+            if rejected.any():
+                self.rejected = found[rejected]
+                found = found[~rejected]
         self.timings = ReadTimings(
             detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
         )
