@@ -22,7 +22,7 @@ from assistant.storage import Game, Storage, StorageError, default_db_path
 from assistant.table import check_table, count_problems
 from assistant.tiles import Tile, format_layout, format_tiles, parse_tiles
 from assistant.turn import judge_turn
-from vision import app_support as support
+from ui import helpers as support
 
 SCREENS = ("Table", "Turn", "Round", "Game")
 SOURCES = {

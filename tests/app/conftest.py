@@ -10,7 +10,7 @@ import streamlit as st
 from app_fakes import APP, VALID_TABLE, FakeReader, photo_bytes, scene_detections
 from streamlit.testing.v1 import AppTest
 
-from vision import app_support
+from ui import helpers as app_support
 
 
 @pytest.fixture

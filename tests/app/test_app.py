@@ -185,7 +185,7 @@ def test_no_tiles_in_the_photo_is_a_message(app: NewTab, reader: FakeReader) -> 
 
 
 def test_a_model_that_fails_to_load_is_a_message(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import app_support
+    from ui import helpers as app_support
     from vision.onnx_models import ModelLoadError
 
     def broken() -> Any:

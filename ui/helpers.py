@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
 MIN_PHOTO_SIDE = 32
 BLANK_FRAME_STD = 2.0
-EXAMPLE_PHOTO = Path(__file__).resolve().parent / "examples" / "table.jpg"
+EXAMPLE_PHOTO = Path(__file__).resolve().parents[1] / "vision" / "examples" / "table.jpg"
 UNREAD = "?"
 TILE_CHOICES: tuple[Tile, ...] = (*ALL_FACES, JOKER)
 

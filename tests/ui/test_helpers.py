@@ -13,7 +13,7 @@ from assistant.rules import find_preset
 from assistant.storage import RoundRecord, RoundScore
 from assistant.tiles import NotationError, Tile, parse_layout
 from assistant.turn import judge_turn
-from vision import app_support as support
+from ui import helpers as support
 
 
 def _jpeg(image: np.ndarray) -> bytes:

@@ -1,0 +1,1 @@
+"""The Streamlit app's helpers (being split into screens and their subjects)."""
