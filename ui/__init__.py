@@ -1,1 +1,2 @@
-"""The Streamlit app's helpers (being split into screens and their subjects)."""
+"""The Streamlit app's screens (`table`, `turn`, `round`, `game`), what they share (`common`) and their
+pure helpers (`helpers`). May import `assistant` and `vision`'s run-time path; only `app.py` imports `ui`."""
