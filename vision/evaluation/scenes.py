@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from assistant.rules import STANDARD
+from vision.confidence import ConfidenceMap
 from vision.detections import box_iou
 from vision.evaluation.reading import match_boxes
 from vision.read import read_document
@@ -121,7 +122,9 @@ def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, A
     scores.rack_tiles += len(missed_on_racks)
 
 
-def evaluate_folder(folder: Path, reader: TileReader, limit: int | None = None) -> KindScores:
+def evaluate_folder(
+    folder: Path, reader: TileReader, limit: int | None = None, confidence_map: ConfidenceMap | None = None
+) -> KindScores:
     scores = KindScores()
     scene_files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not scene_files:
@@ -133,7 +136,7 @@ def evaluate_folder(folder: Path, reader: TileReader, limit: int | None = None) 
         if frame is None:
             raise SystemExit(f"cannot read {image_path}")
         detections = reader.read(frame)
-        document, layout = read_document(str(image_path), frame, detections, STANDARD)
+        document, layout = read_document(str(image_path), frame, detections, STANDARD, confidence_map)
         score_scene(scores, scene, document, layout)
     return scores
 
@@ -147,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", type=Path, default=None)
     parser.add_argument("--classifier", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--fit-confidence",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="fit the confidence map on these scenes' raw scores and write it here (tuning scenes only)",
+    )
     args = parser.parse_args(argv)
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
@@ -158,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {}
     everything = KindScores()
     for folder in args.folders:
-        scores = evaluate_folder(folder, reader, args.limit)
+        scores = evaluate_folder(folder, reader, args.limit, ConfidenceMap() if args.fit_confidence else None)
         report[folder.name] = scores.figures()
         for name in ("scenes", "tiles", "found", "right", "false_tiles", "clean_scenes", "rack_tiles",
                      "rack_tiles_in_racks", "table_tiles", "table_tiles_in_racks"):
@@ -178,6 +188,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {row['range']:>10} {row['tiles']:>7} {row['mean_confidence']:>8} {row['share_right']:>8}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.fit_confidence:
+        raw = np.array([c for c, _ in everything.reported])
+        right = np.array([r for _, r in everything.reported])
+        fitted = ConfidenceMap.fit(raw, right)
+        args.fit_confidence.write_text(json.dumps(fitted.to_json(), indent=1) + "\n")
+        print(f"confidence map fitted on {len(raw)} reported tiles -> {args.fit_confidence}")
+        print("reliability after the map (same scenes):")
+        for row in reliability([(float(fitted(c)), r) for c, r in everything.reported]):
+            print(f"  {row['range']:>10} {row['tiles']:>7} {row['mean_confidence']:>8} "
+                  f"{row['share_right']:>8}")
     return 0
 
 
