@@ -69,7 +69,8 @@ class TurnVerdict:
     penalty_tiles: int = 0
     discard: Tile | None = None
     # The rack after a legal turn (003_*.txt's accounting: the rack before, plus the tile drawn or taken,
-    # equals this plus the tiles played plus the discard); the rack as it was after an illegal one.
+    # equals this plus the tiles played plus the discard). After an illegal turn: the rack as it was, plus
+    # a tile drawn from the pool (a taken discard or trump goes back); penalty tiles not counted.
     rack_after: tuple[Tile, ...] = ()
 
     @property
@@ -226,7 +227,7 @@ def judge_turn(
         jokers_to_rack=jokers_off if legal else 0,
         penalty_tiles=0 if legal else rules.failed_move_penalty_tiles,
         discard=discard,
-        rack_after=tuple(sorted(rack_after.elements())) if legal else tuple(sorted(rack)),
+        rack_after=tuple(sorted(rack_after.elements() if legal else [*rack, *([drew] if drew else [])])),
     )
 
 

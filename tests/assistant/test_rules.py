@@ -118,3 +118,16 @@ def test_long_names_are_shortened_in_messages() -> None:
     with pytest.raises(PresetError) as caught:
         find_preset("x" * 100_000)
     assert len(str(caught.value)) < 300 and "…" in str(caught.value)
+
+
+def test_docs_rules_md_covers_every_preset_house_rule_and_turn_reason() -> None:
+    from pathlib import Path
+
+    from assistant.turn import TurnProblem
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    missing = [f"`{name}`" for name in [*PRESETS, *HOUSE_RULES] if f"`{name}`" not in text]
+    # Every reason the judge gives is explained, except the long-standing ones named in prose.
+    named_in_prose = {"opening_too_low", "no_opening_set", "too_many_copies"}
+    missing += [p.value for p in TurnProblem if p.value not in text and p.value not in named_in_prose]
+    assert not missing
