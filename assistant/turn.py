@@ -200,7 +200,9 @@ def judge_turn(
                 )
             )
 
-    left = hand - from_rack
+    # What the hand holds once the tiles are played: a joker freed under the gentle rule is back in it.
+    returned = jokers_off if rules.retrieved_joker_to_rack and not group_released else 0
+    left = hand - from_rack + Counter({JOKER: returned})
     _pick_up_reasons(
         rules, opened, is_draw, rack, added, drew, took_discard, took_trump, before, after, reasons
     )
