@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.rules import find_preset
+from assistant.rules import PRESETS, find_preset
 from assistant.sets import check_set
 from assistant.solver import (
     SolverInputError,
@@ -362,7 +362,7 @@ def test_best_opening_value_matches_brute_force(rack: list[Tile]) -> None:
 
 @st.composite
 def positions(draw: st.DrawFn) -> tuple[str, list[list[Tile]], list[Tile], bool, str]:
-    preset = draw(st.sampled_from(["standard", "six-player", "american", "tournament"]))
+    preset = draw(st.sampled_from(sorted(PRESETS)))
     rules = find_preset(preset)
     supply = Counter({tile_of_type(t): rules.copies for t in range(52)})
     supply[JOKER] = rules.jokers
