@@ -171,7 +171,8 @@ def describe_turn(verdict: TurnVerdict) -> str:
     played = format_tiles(list(verdict.played)) or "nothing"
     count = len(verdict.played)
     if verdict.legal:
-        lines = [f"Legal play: {played} ({count} tile{'s' * (count != 1)} from the rack).{discard}"]
+        source = "the hand" if verdict.picked_up else "the rack"
+        lines = [f"Legal play: {played} ({count} tile{'s' * (count != 1)} from {source}).{discard}"]
         if verdict.meld_value is not None:
             lines.append(f"Opening meld worth {verdict.meld_value} points.")
         if verdict.jokers_to_rack:

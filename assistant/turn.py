@@ -72,6 +72,8 @@ class TurnVerdict:
     # equals this plus the tiles played plus the discard). After an illegal turn: the rack as it was, plus
     # a tile drawn from the pool (a taken discard or trump goes back); penalty tiles not counted.
     rack_after: tuple[Tile, ...] = ()
+    # The tile drawn from the pool or taken (discard, trump) this turn, when the caller named it.
+    picked_up: tuple[Tile, ...] = ()
 
     @property
     def went_out(self) -> bool:
@@ -229,6 +231,7 @@ def judge_turn(
         jokers_to_rack=jokers_off if legal else 0,
         penalty_tiles=0 if legal else rules.failed_move_penalty_tiles,
         discard=discard,
+        picked_up=tuple(picked_up),
         rack_after=tuple(sorted(rack_after.elements() if legal else [*rack, *([drew] if drew else [])])),
     )
 
