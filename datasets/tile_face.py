@@ -192,6 +192,21 @@ def render_face(
     return face, alpha
 
 
+def render_back(edition: Edition, height: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The plain back of a tile lying face down: the body colour, bevels, no numeral, no logo."""
+    width = max(8, int(round(height * edition.aspect)))
+    radius = int(round(width * edition.corner_radius))
+    alpha, shade = _face_geometry(height, width, radius, max(2, int(round(height * 0.06))))
+    face = np.empty((height, width, 3), np.float32)
+    face[:] = edition.tile_bgr * np.float32(rng.uniform(0.93, 1.02))
+    ramp = np.linspace(-1.0, 1.0, height, dtype=np.float32)[:, None, None]
+    face *= 1.0 + ramp * rng.uniform(-0.04, 0.04)
+    _wear(face, rng, height, width)
+    face *= shade[:, :, None]
+    np.clip(face, 0.0, 1.0, out=face)
+    return face, alpha
+
+
 def _emboss_word(face: np.ndarray, word: str, cx: float, cy: float, max_width: float) -> None:
     """A small embossed logo: a darker stroke with a lighter one offset, like moulded lettering."""
     scale = max_width / 160.0
