@@ -343,7 +343,9 @@ def add_distractors(
     """Draw `count` random distractors sized relative to a tile's height in pixels; returns what was drawn
     and is in the frame, as (kind, box)."""
     found: Found = []
+    # Objects are about a tile's size, but no card or hand covers the whole frame when tiles fill it.
+    largest = 0.12 * min(img.shape[:2])
     for _ in range(count):
         kind = _KINDS[int(rng.choice(len(_KINDS), p=_WEIGHTS / _WEIGHTS.sum()))]
-        found += kind(img, owner, rng, max(8.0, tile_px * rng.uniform(0.8, 1.3)))
+        found += kind(img, owner, rng, max(8.0, min(largest, tile_px * rng.uniform(0.8, 1.3))))
     return found

@@ -24,6 +24,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_NAMES
 from datasets.scene import SCENE_KINDS, SceneTruth, render_scene
+from datasets.tile_face import VARIANTS
 
 
 def scene_rng(seed: int, index: int) -> np.random.Generator:
@@ -32,11 +33,11 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def render_indexed(
-    seed: int, index: int, long_side: int = 1024, kind: str | None = None
+    seed: int, index: int, long_side: int = 1024, kind: str | None = None, variants: str = "train"
 ) -> tuple[np.ndarray, SceneTruth, int]:
     """Scene `index` of run `seed`: (image, truth, JPEG quality to save it with)."""
     rng = scene_rng(seed, index)
-    img, truth = render_scene(rng, long_side=long_side, kind=kind)
+    img, truth = render_scene(rng, long_side=long_side, kind=kind, variants=variants)
     quality = int(rng.integers(55, 96))
     return img, truth, quality
 
@@ -54,10 +55,13 @@ def save_scene(out: Path, index: int, img: np.ndarray, truth: SceneTruth, qualit
     (out / "scenes" / f"{name}.json").write_text(json.dumps(truth.to_json(), separators=(",", ":")))
 
 
-def _work(job: tuple[str, int, int, int, str | None]) -> tuple[int, int]:
-    out, seed, index, long_side, kind = job
+Job = tuple[str, int, int, int, str | None, str]
+
+
+def _work(job: Job) -> tuple[int, int]:
+    out, seed, index, long_side, kind, variants = job
     cv2.setNumThreads(1)
-    img, truth, quality = render_indexed(seed, index, long_side, kind)
+    img, truth, quality = render_indexed(seed, index, long_side, kind, variants)
     save_scene(Path(out), index, img, truth, quality)
     return index, sum(t.labelled for t in truth.tiles)
 
@@ -74,7 +78,7 @@ def _progress(done: int, total: int, started: float) -> None:
     sys.stderr.flush()
 
 
-def _run_jobs(jobs: list[tuple[str, int, int, int, str | None]], workers: int) -> Iterator[tuple[int, int]]:
+def _run_jobs(jobs: list[Job], workers: int) -> Iterator[tuple[int, int]]:
     if workers <= 1:
         for job in jobs:
             yield _work(job)
@@ -178,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--kind", choices=SCENE_KINDS, default=None, help="only this kind of scene (default: a mix)"
     )
+    p.add_argument(
+        "--variants",
+        choices=VARIANTS,
+        default="train",
+        help="train (default): editions and cloths for training; holdout: the reserved ones only",
+    )
     p.add_argument("--sheet", type=int, default=16, help="scenes on the contact sheet (0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -206,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     write_data_yaml(out)
     indices = list(range(args.start, args.start + args.count))
-    jobs = [(str(out), args.seed, i, args.size, args.kind) for i in indices]
+    jobs = [(str(out), args.seed, i, args.size, args.kind, args.variants) for i in indices]
     started = time.monotonic()
     labelled = 0
     for done, (_, n) in enumerate(_run_jobs(jobs, args.workers), start=1):

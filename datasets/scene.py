@@ -23,15 +23,15 @@ from datasets.tile_face import Edition, render_back, render_face
 
 SCENE_KINDS: tuple[str, ...] = (
     "game", "scatter", "closeup", "rack",
-    "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture",
+    "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture", "inks",
 )
 # The first four kinds (real-dev's kind of scene) make about 35 % of the default mix; the rest are the
 # scenes that fooled the reader on new photos (issue 11).
-_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.14])
+_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05])
 
 _TEXTURED_SHARE = {
     "game": 0.2, "scatter": 0.2, "closeup": 0.2, "rack": 0.2, "rack_front": 0.3, "rack_above": 0.3,
-    "rack_angle": 0.3, "empty": 0.75, "packed": 0.3, "fill": 0.3, "texture": 1.0,
+    "rack_angle": 0.3, "empty": 0.75, "packed": 0.3, "fill": 0.3, "texture": 1.0, "inks": 0.2,
 }
 """Chance that a kind's table is one of the strongly textured surfaces."""
 
@@ -503,13 +503,14 @@ _BUILDERS = {
     "packed": lay.packed_layout,
     "fill": lay.fill_layout,
     "texture": lay.texture_game_layout,
+    "inks": lay.game_layout,
 }
 
 
-def _pick_surface(rng: np.random.Generator, kind: str) -> str:
-    if kind == "rack_front" and rng.random() < 0.5:  # a rack standing on a kitchen counter
+def _pick_surface(rng: np.random.Generator, kind: str, variants: str) -> str:
+    if kind == "rack_front" and variants == "train" and rng.random() < 0.5:  # a rack on a kitchen counter
         return "stone" if rng.random() < 0.7 else "marble"
-    return pick_surface(rng, _TEXTURED_SHARE[kind])
+    return pick_surface(rng, _TEXTURED_SHARE[kind], variants)
 
 
 def _distractor_count(rng: np.random.Generator, kind: str) -> int:
@@ -523,20 +524,22 @@ def _distractor_count(rng: np.random.Generator, kind: str) -> int:
 
 
 def render_scene(
-    rng: np.random.Generator, long_side: int = 1024, kind: str | None = None
+    rng: np.random.Generator, long_side: int = 1024, kind: str | None = None, variants: str = "train"
 ) -> tuple[np.ndarray, SceneTruth]:
-    """Render one scene: (BGR uint8 image, ground truth).
+    """Render one scene: (BGR uint8 image, ground truth). `variants="holdout"` draws editions and cloths
+    from the reserved set (`tile_face.HOLDOUT_INKS`, `HOLDOUT_FONT`, `backgrounds.HOLDOUT_SURFACES`) that
+    "train" never uses.
 
     Raises:
-        ValueError: `kind` is not one of `SCENE_KINDS`.
+        ValueError: `kind` is not one of `SCENE_KINDS`, or `variants` not train or holdout.
     """
     kind = _pick_kind(rng, kind)
     width, height = _frame_size(rng, long_side)
-    edition = Edition.sample(rng)
+    edition = Edition.sample(rng, variants, other=1.0 if kind == "inks" else 0.25)
     deck = lay.Deck(rng)
     layout = _BUILDERS[kind](rng, deck, edition.aspect)
     camera, elevation = _place_camera(rng, layout, kind, width, height)
-    surface = _pick_surface(rng, kind)
+    surface = _pick_surface(rng, kind, variants)
 
     img = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
     theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
@@ -589,7 +592,7 @@ def render_scene(
 
     truth = SceneTruth(
         width=width, height=height, kind=kind, sets=[list(s) for s in layout.sets], surface=surface,
-        glare=glare, camera_elevation=elevation,
+        glare=glare, camera_elevation=elevation, edition=edition.to_json(), variants=variants,
     )
     for i, (t, q) in enumerate(zip(layout.tiles, quads, strict=True)):
         truth.tiles.append(_tile_truth(i, t, q, painter, camera, width, height))
