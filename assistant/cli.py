@@ -32,6 +32,7 @@ EXIT_UNREADABLE = 2
 PLUGINS: dict[str, tuple[str, str]] = {
     "solve": ("assistant.solver_cli", "the best play for a table and a rack"),
     "read": ("vision.read_cli", "read the tiles in photos of a table"),
+    "tournament": ("assistant.tournament_cli", "a tournament hall: tables by raffle, games, standings"),
 }
 
 

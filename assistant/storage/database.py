@@ -168,20 +168,25 @@ class Database:
                     time.sleep(delay)
                     delay = min(delay * 2, 0.2)
                     continue
-                raise self.storage_error(error) from error
+                raise self.storage_error(error, write) from error
 
     def _retryable(self, error: exc.DBAPIError) -> bool:
         if self.is_sqlite:
             return isinstance(error, exc.OperationalError) and "locked" in str(error.orig)
         return _sqlstate(error) in ("40001", "40P01")  # serialization failure, deadlock
 
-    def storage_error(self, error: exc.DBAPIError) -> StorageError:
+    def storage_error(self, error: exc.DBAPIError, write: bool = True) -> StorageError:
         """The message a person reads for a database failure."""
         if not self.is_sqlite and _connection_lost(error):
+            then = (
+                "this change may not have been recorded: send it again when the server is back (a game "
+                "sent again with its key is recorded once)"
+                if write
+                else "try again when the server is back"
+            )
             return StorageUnavailable(
                 f"cannot reach the database server {self.display} ({_first_line(error.orig)}). "
-                "Everything confirmed before is kept; this change was NOT confirmed: try it again when "
-                "the server is back."
+                f"Everything confirmed before is kept; {then}."
             )
         if isinstance(error, exc.IntegrityError):
             return StorageError(f"change refused by the database: {_first_line(error.orig)}")
