@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -35,6 +36,8 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 _MIGRATION_LOCK_KEY = 7_316_842_051
 
 T = TypeVar("T")
+_ENGINES: dict[tuple[str, float], Engine] = {}
+_ENGINES_LOCK = threading.Lock()
 
 
 class StorageError(Exception):
@@ -120,8 +123,18 @@ class Database:
                 ) from error
         else:
             self.display = self.url.render_as_string(hide_password=True)
-        self.engine = self._make_engine()
+        self.engine = self._shared_engine()
         upgrade_schema(self)
+
+    def _shared_engine(self) -> Engine:
+        """One engine (and so one connection pool) per database server in a process; a file needs none."""
+        if self.is_sqlite:
+            return self._make_engine()
+        key = (self.url.render_as_string(hide_password=False), self.timeout_s)
+        with _ENGINES_LOCK:
+            if key not in _ENGINES:
+                _ENGINES[key] = self._make_engine()
+            return _ENGINES[key]
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
@@ -192,8 +205,6 @@ class Database:
             return StorageError(f"change refused by the database: {_first_line(error.orig)}")
         return StorageError(f"database {self.display!r} failed: {_first_line(error.orig)}")
 
-    def dispose(self) -> None:
-        self.engine.dispose()
 
 
 def _sqlstate(error: exc.DBAPIError) -> str | None:
