@@ -66,3 +66,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     schema, url = fresh_pg_schema(admin)
     yield url
     drop_pg_schema(admin, schema)
+
+
+@pytest.fixture
+def pg_url(pg_admin: sa.Engine) -> Iterator[str]:
+    """A PostgreSQL URL on a schema of its own (for what only a server can do: be lost)."""
+    schema, url = fresh_pg_schema(pg_admin)
+    yield url
+    drop_pg_schema(pg_admin, schema)
