@@ -206,7 +206,6 @@ class Database:
         return StorageError(f"database {self.display!r} failed: {_first_line(error.orig)}")
 
 
-
 def _sqlstate(error: exc.DBAPIError) -> str | None:
     return getattr(error.orig, "sqlstate", None)
 

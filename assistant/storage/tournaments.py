@@ -212,16 +212,12 @@ class TournamentStore:
         key = entry.request_key or uuid.uuid4().hex
 
         def write(conn: Connection) -> TournamentGame:
-            counter = conn.execute(
-                text(
-                    "UPDATE tournaments SET games_recorded = games_recorded + 1 WHERE name = :name "
-                    "RETURNING id, games_recorded, current_round"
-                ),
-                {"name": name},
+            found = conn.execute(
+                text("SELECT id, current_round FROM tournaments WHERE name = :name"), {"name": name}
             ).first()
-            if counter is None:
+            if found is None:
                 raise UnknownTournament(f"no tournament called {name!r} in {self.db.display!r}")
-            tournament_id, number, current_round = int(counter[0]), int(counter[1]), int(counter[2])
+            tournament_id, current_round = int(found.id), int(found.current_round)
             round_number = current_round if entry.round is None else entry.round
             if not 1 <= round_number <= current_round:
                 raise StorageError(f"{name!r} has rounds 1 to {current_round}, not {round_number}")
@@ -231,8 +227,19 @@ class TournamentStore:
                     text("SELECT name FROM tournament_players WHERE tournament_id = :t"), {"t": tournament_id}
                 )
             ]
+            # A round's seating never changes once drawn, so it is checked before the lock is taken.
             check_table_players(
                 _tables(conn, tournament_id, round_number), entry.table, entry.scores, players
+            )
+            # The lock: from here to the commit, writers of this tournament take turns (kept short).
+            number = int(
+                conn.execute(
+                    text(
+                        "UPDATE tournaments SET games_recorded = games_recorded + 1 WHERE id = :t "
+                        "RETURNING games_recorded"
+                    ),
+                    {"t": tournament_id},
+                ).scalar_one()
             )
             table_game = entry.table_game
             if table_game is None:
@@ -245,6 +252,7 @@ class TournamentStore:
                         {"t": tournament_id, "r": round_number, "table": entry.table},
                     ).scalar_one()
                 )
+            created_at = time.time()
             game_id = conn.execute(
                 text(
                     "INSERT INTO tournament_games (tournament_id, number, round, table_no, table_game, "
@@ -259,9 +267,20 @@ class TournamentStore:
                     "table_game": table_game,
                     "key": key,
                     "blocked": int(entry.blocked),
-                    "now": time.time(),
+                    "now": created_at,
                 },
             ).scalar_one()
+            scores = [
+                GameScore(
+                    player=player,
+                    rack=entry.racks.get(player, ""),
+                    rack_value=entry.rack_values[player],
+                    penalty=entry.penalties.get(player, 0),
+                    score=score,
+                    winner=player in entry.winners,
+                )
+                for player, score in sorted(entry.scores.items())
+            ]
             conn.execute(
                 text(
                     "INSERT INTO tournament_scores (game_id, tournament_id, player, rack, rack_value, "
@@ -272,17 +291,26 @@ class TournamentStore:
                     {
                         "game": game_id,
                         "t": tournament_id,
-                        "player": player,
-                        "rack": entry.racks.get(player, ""),
-                        "value": entry.rack_values[player],
-                        "penalty": entry.penalties.get(player, 0),
-                        "score": score,
-                        "winner": int(player in entry.winners),
+                        "player": s.player,
+                        "rack": s.rack,
+                        "value": s.rack_value,
+                        "penalty": s.penalty,
+                        "score": s.score,
+                        "winner": int(s.winner),
                     }
-                    for player, score in entry.scores.items()
+                    for s in scores
                 ],
             )
-            return _game(conn, tournament_id, "g.id = :id", {"id": game_id})[0]
+            return TournamentGame(
+                number=number,
+                round=round_number,
+                table=entry.table,
+                table_game=table_game,
+                request_key=key,
+                blocked=entry.blocked,
+                created_at=created_at,
+                scores=tuple(scores),
+            )
 
         try:
             return self.db.run(write)
