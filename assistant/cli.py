@@ -2,19 +2,19 @@
 
 Exit codes are decided here, in one place: 0 for a valid table / meld / legal turn / scored round, 1 for
 a rule breach, 2 for input that cannot be read (the message on stderr names the offending token).
-`solve` and `read` are plug-ins (`assistant.solver_cli`, `vision.read_cli`), imported only when asked
+`solve` and `read` are plug-ins (`assistant.solver_cli`, `vision.read`), imported only when asked
 for, so `rummi table` never loads the vision stack.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 
+from assistant.documents import set_to_json
 from assistant.errors import InputError
 from assistant.meld import MeldVerdict, check_meld
 from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
@@ -28,40 +28,34 @@ EXIT_OK = 0
 EXIT_BREACH = 1
 EXIT_UNREADABLE = 2
 
-# Sub-commands that live outside this module: name -> (module, one-line help).
-PLUGINS: dict[str, tuple[str, str]] = {
-    "solve": ("assistant.solver_cli", "the best play for a table and a rack"),
-    "read": ("vision.read_cli", "read the tiles in photos of a table"),
-    "tournament": ("assistant.tournament_cli", "a tournament hall: tables by raffle, games, standings"),
+
+def _solve_plugin() -> ModuleType:
+    from assistant import solver_cli
+
+    return solver_cli
+
+
+def _read_plugin() -> ModuleType:
+    from vision import read
+
+    return read
+
+
+def _tournament_plugin() -> ModuleType:
+    from assistant import tournament_cli
+
+    return tournament_cli
+
+
+# Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
+PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
+    "solve": (_solve_plugin, "the best play for a table and a rack"),
+    "read": (_read_plugin, "read the tiles in photos of a table"),
+    "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
 }
 
 
 # --- JSON documents --------------------------------------------------------------------------------
-
-
-def set_to_json(verdict: SetVerdict) -> dict[str, object]:
-    """The contract's set object, plus `reasons` (code and text) and every reading when ambiguous."""
-    document: dict[str, object] = {
-        "tiles": [str(t) for t in verdict.tiles],
-        "valid": verdict.valid,
-        "kind": verdict.kind,
-        "value": verdict.value,
-        "jokers": [str(j) if j else None for j in verdict.jokers],
-        "reason": verdict.reason,
-        "reasons": [{"code": r.code.value, "text": r.text} for r in verdict.reasons],
-    }
-    if verdict.ambiguous:
-        document["readings"] = [
-            {
-                "kind": r.kind,
-                "value": r.value,
-                "numbers": list(r.numbers),
-                "jokers": [str(j) if j else None for j in r.jokers],
-                "describe": r.describe(),
-            }
-            for r in verdict.readings
-        ]
-    return document
 
 
 def table_to_json(verdict: TableVerdict) -> dict[str, object]:
@@ -337,10 +331,10 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
         _common(sub, defaults=False)
 
     module = None
-    for name, (module_path, help_text) in PLUGINS.items():
+    for name, (load_plugin, help_text) in PLUGINS.items():
         sub = commands.add_parser(name, help=help_text, add_help=name == plugin)
         if name == plugin:
-            module = importlib.import_module(module_path)
+            module = load_plugin()
             module.configure(sub)
             _common(sub, defaults=False)
             sub.set_defaults(handler=module.run)
@@ -369,8 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             parser, _ = build_parser(plugin)
         except ImportError as error:
-            module_path = PLUGINS[command][0] if command in PLUGINS else "?"
-            print(f"rummi: error: '{command}' is not available ({module_path}: {error})", file=sys.stderr)
+            print(f"rummi: error: '{command}' is not available ({error})", file=sys.stderr)
             return EXIT_UNREADABLE
         try:
             args = parser.parse_args(argv)

@@ -21,9 +21,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.detector import TileDetector, TileReader, load_classifier  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
 from vision.frames import load_image  # noqa: E402
-from vision.read_cli import read_document  # noqa: E402
+from vision.read import read_document  # noqa: E402
+from vision.reader import TileReader, load_classifier  # noqa: E402
 
 
 def _example_photo(folder: Path, min_tiles: int = 30) -> Path:

@@ -5,18 +5,26 @@ own orientation, labels it with its number and what it is (`red 4-5-6 · 15`) or
 doubtful tiles amber with the proposed reading, outlines racks, and puts a one-line summary on top.
 Shapes are drawn with OpenCV; text with Pillow's built-in font (nothing is downloaded). The frame given is
 never changed.
+
+`annotate(reading, set_valid)` is the app's lighter drawing of a `vision.photos.PhotoReading`: sets outlined
+by the verdicts of the (possibly corrected) table text, doubtful tiles marked with their proposed reading.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.layout import Layout, PlacedTile, direction_vectors, reason_text
+from assistant.slots import UNREAD
+from vision.placed import Layout, PlacedTile, direction_vectors, reason_text
+
+if TYPE_CHECKING:
+    from vision.photos import Doubt, PhotoReading
 
 # BGR colours (OpenCV order); text colours are converted where Pillow draws.
 GREEN = (72, 170, 46)
@@ -25,6 +33,11 @@ AMBER = (0, 170, 255)
 SLATE = (170, 110, 60)
 WHITE = (255, 255, 255)
 INK = (40, 36, 32)
+# The app's photo boxes (`annotate`) keep colours of their own.
+PHOTO_VALID = (60, 170, 60)
+PHOTO_INVALID = (40, 40, 220)
+PHOTO_DOUBT = (0, 150, 255)
+PHOTO_UNJUDGED = (150, 150, 150)
 
 
 def _rgb(bgr: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -276,3 +289,69 @@ def save_annotated(path: str, frame: np.ndarray, layout: Layout) -> None:
     """
     if not cv2.imwrite(path, LayoutAnnotator().annotate(frame, layout)):
         raise OSError(f"could not write the annotated image to {path!r}")
+
+
+def annotate(
+    reading: PhotoReading,
+    set_valid: Sequence[bool | None],
+    doubtful: Sequence[Doubt] | None = None,
+) -> np.ndarray:
+    """RGB copy of the photo: each set outlined green (valid), red (invalid) or grey (not judged) along its
+    own slant and numbered as in the verdict list; the `doubtful` tiles (default: every tile the reader
+    doubted) outlined orange with the suggested reading."""
+    canvas = reading.frame.copy()
+    scale = max(1.0, max(canvas.shape[:2]) / 900)
+    thickness = max(2, round(2 * scale))
+    for set_index, tiles in enumerate(reading.layout.table):
+        outline = _outline([placed.corners() for placed in tiles], pad=4 * scale)
+        valid = set_valid[set_index] if set_index < len(set_valid) else None
+        color = PHOTO_UNJUDGED if valid is None else PHOTO_VALID if valid else PHOTO_INVALID
+        cv2.polylines(canvas, [outline], True, color, thickness, cv2.LINE_AA)
+        top = outline[np.argmin(outline[:, 1] + 0.25 * outline[:, 0])]
+        _label(canvas, str(set_index + 1), (int(top[0]), int(top[1])), color, scale)
+    if doubtful is None:
+        doubtful = reading.doubted()
+    for doubt in doubtful:
+        placed = reading.layout.table[doubt.set_index][doubt.position]
+        corners = _outline([placed.corners()], pad=0)
+        cv2.polylines(canvas, [corners], True, PHOTO_DOUBT, thickness, cv2.LINE_AA)
+        guess = doubt.suggestion or doubt.read
+        bottom = corners[np.argmax(corners[:, 1])]
+        _label(
+            canvas,
+            f"{guess}?" if guess else UNREAD,
+            (int(bottom[0]), int(bottom[1] + 18 * scale)),
+            PHOTO_DOUBT,
+            scale,
+        )
+    for rack in reading.layout.racks:
+        for placed in rack:
+            outline = _outline([placed.corners()], pad=0)
+            cv2.polylines(canvas, [outline], True, PHOTO_UNJUDGED, max(1, thickness // 2))
+    return cv2.cvtColor(canvas, cv2.COLOR_BGR2RGB)
+
+
+def _outline(corner_sets: Sequence[np.ndarray], pad: float) -> np.ndarray:
+    """The smallest rotated rectangle around the given tile corners, grown by `pad` pixels, as int points."""
+    points = np.concatenate([np.asarray(c, dtype=np.float32).reshape(-1, 2) for c in corner_sets])
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    return cv2.boxPoints(((cx, cy), (w + 2 * pad, h + 2 * pad), angle)).astype(np.int32)
+
+
+def _label(
+    canvas: np.ndarray, text: str, corner: tuple[int, int], color: tuple[int, int, int], scale: float
+) -> None:
+    font_scale = 0.6 * scale
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, max(1, round(scale)))
+    x, y = max(0, corner[0]), max(height + 4, corner[1])
+    cv2.rectangle(canvas, (x, y - height - 6), (x + width + 6, y), color, -1)
+    cv2.putText(
+        canvas,
+        text,
+        (x + 3, y - 4),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        font_scale,
+        (255, 255, 255),
+        max(1, round(scale)),
+        cv2.LINE_AA,
+    )

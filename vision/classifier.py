@@ -2,17 +2,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from assistant.tiles import CLASS_NAMES
 from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crops
-from vision.detector import ModelLoadError, model_path
+from vision.onnx_models import ModelLoadError, model_path
 
 CLASSIFIER_MODEL = "tile_classifier.onnx"
+NOT_A_TILE = "not_a_tile"
+"""The extra class of a classifier trained on what is not a tile (texture, dots, face-down tiles)."""
 
-__all__ = ["CLASSIFIER_MODEL", "ModelLoadError", "TileClassifier", "decode_angle"]
+__all__ = [
+    "CLASSIFIER_MODEL", "NOT_A_TILE", "CropReadings", "ModelLoadError", "TileClassifier", "decode_angle",
+]
+
+
+@dataclass(frozen=True)
+class CropReadings:
+    """What the classifier says of each crop.
+
+    Attributes:
+        topk_class_ids: (n, k) indices into CLASS_NAMES, best first.
+        topk_scores: (n, k) their probabilities (calibrated; a crop likely not a tile scores low on all).
+        angle_deg: (n,) the tile's up, counter-clockwise, 0 = upright.
+        not_tile: (n,) probability that the crop shows no tile face at all (0 for a model without that class).
+    """
+
+    topk_class_ids: np.ndarray
+    topk_scores: np.ndarray
+    angle_deg: np.ndarray
+    not_tile: np.ndarray
 
 
 def decode_angle(angle_probs: np.ndarray) -> np.ndarray:
@@ -73,9 +95,13 @@ class TileClassifier:
         except Exception as error:  # onnxruntime raises its own exception types for bad files
             raise ModelLoadError(f"cannot load tile classifier {path}: {error}") from error
         meta = self._session.get_modelmeta().custom_metadata_map
-        classes = meta.get("class_names", "").split(",")
-        if tuple(classes) != CLASS_NAMES:
+        classes = tuple(meta.get("class_names", "").split(","))
+        if classes not in (CLASS_NAMES, (*CLASS_NAMES, NOT_A_TILE)):
             raise ModelLoadError(f"{path} was trained for other classes than assistant.tiles.CLASS_NAMES")
+        self.knows_not_a_tile = classes[-1] == NOT_A_TILE
+        self.temperature = float(meta.get("temperature", 1.0))
+        if not 0.05 <= self.temperature <= 20:
+            raise ModelLoadError(f"{path}: temperature {self.temperature} is out of range")
         self.crop_size = int(meta.get("crop_size", CROP_SIZE))
         self.crop_margin = float(meta.get("crop_margin", CROP_MARGIN))
         self.angle_bins = int(meta.get("angle_bins", 8))
@@ -98,6 +124,11 @@ class TileClassifier:
         Raises:
             ValueError: `image` is not HxWx3 uint8, or `boxes_xyxy` is not (n,4) or holds a box with no area.
         """
+        readings = self.read(image, boxes_xyxy)
+        return readings.topk_class_ids, readings.topk_scores, readings.angle_deg
+
+    def read(self, image: np.ndarray, boxes_xyxy: np.ndarray) -> CropReadings:
+        """As `classify`, with each crop's probability of not being a tile at all."""
         if (
             not isinstance(image, np.ndarray)
             or image.ndim != 3
@@ -108,15 +139,20 @@ class TileClassifier:
         boxes = np.asarray(boxes_xyxy, dtype=np.float64)
         if boxes.size == 0:
             boxes = boxes.reshape(0, 4)
-        crops = cut_crops(image, boxes, size=self.crop_size, margin=self.crop_margin)
-        return self.classify_crops(crops)
+        return self.read_crops(cut_crops(image, boxes, size=self.crop_size, margin=self.crop_margin))
 
     def classify_crops(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As `classify`, for crops already cut with `vision.crops.cut_crops`."""
+        readings = self.read_crops(crops_bgr)
+        return readings.topk_class_ids, readings.topk_scores, readings.angle_deg
+
+    def read_crops(self, crops_bgr: np.ndarray) -> CropReadings:
+        """As `read`, for crops already cut with `vision.crops.cut_crops`."""
         if len(crops_bgr) == 0:
-            return (
+            return CropReadings(
                 np.zeros((0, self.k), dtype=np.int64),
                 np.zeros((0, self.k), dtype=np.float32),
+                np.zeros(0, dtype=np.float32),
                 np.zeros(0, dtype=np.float32),
             )
         class_probs, angle_probs = self._session.run(None, {"crops": crops_to_batch(crops_bgr)})
@@ -135,6 +171,12 @@ class TileClassifier:
                 angle_sum += np.roll(more_angles[i * m : (i + 1) * m], -k * bins_per_turn, axis=1)
             class_probs[doubtful] = class_sum / (len(steps) + 1)
             angle_probs[doubtful] = angle_sum / (len(steps) + 1)
-        topk = np.argsort(-class_probs, axis=1, kind="stable")[:, : self.k].astype(np.int64)
-        scores = np.take_along_axis(class_probs, topk, axis=1).astype(np.float32)
-        return topk, scores, decode_angle(angle_probs)
+        if self.temperature != 1.0:
+            # softmax(z / T) from softmax(z): p ** (1 / T), normalised.
+            class_probs = np.power(np.clip(class_probs, 1e-12, 1.0), 1.0 / self.temperature)
+            class_probs /= class_probs.sum(axis=1, keepdims=True)
+        not_tile = class_probs[:, len(CLASS_NAMES)] if self.knows_not_a_tile else np.zeros(len(class_probs))
+        tile_probs = class_probs[:, : len(CLASS_NAMES)]
+        topk = np.argsort(-tile_probs, axis=1, kind="stable")[:, : self.k].astype(np.int64)
+        scores = np.take_along_axis(tile_probs, topk, axis=1).astype(np.float32)
+        return CropReadings(topk, scores, decode_angle(angle_probs), not_tile.astype(np.float32))

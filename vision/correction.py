@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.tiles import Tile, tile_from_class_id
-from vision.layout import Layout, PlacedTile, Suggestion
+from vision.placed import Layout, PlacedTile, Suggestion
 
 if TYPE_CHECKING:
     from assistant.rules import Rules

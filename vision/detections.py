@@ -28,6 +28,9 @@ class Detections:
         topk_class_ids: (n, k) readings best first (`k` may be 0).
         topk_scores: (n, k) their scores.
         angle: (n,) direction of the tile's "up" in degrees (0 upright, counter-clockwise), 0 where unknown.
+        rack_xyxy: (m, 4) boxes of whole racks (both tiers) found in the frame, or None where the detector
+            does not look for racks (a one-class model): then racks are only told by the tiles' geometry.
+        rack_confidence: (m,) detector score of each rack box.
 
     Example:
         >>> d = Detections.empty()
@@ -42,6 +45,8 @@ class Detections:
     topk_class_ids: np.ndarray = field(default=None)  # type: ignore[assignment]
     topk_scores: np.ndarray = field(default=None)  # type: ignore[assignment]
     angle: np.ndarray = field(default=None)  # type: ignore[assignment]
+    rack_xyxy: np.ndarray | None = None
+    rack_confidence: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -77,6 +82,15 @@ class Detections:
                 f"Detections.topk_scores has shape {self.topk_scores.shape}, "
                 f"expected {self.topk_class_ids.shape} like topk_class_ids"
             )
+        if self.rack_xyxy is not None:
+            self.rack_xyxy = np.asarray(self.rack_xyxy, dtype=np.float32).reshape(-1, 4)
+            m = len(self.rack_xyxy)
+            if self.rack_confidence is None:
+                self.rack_confidence = np.ones(m, dtype=np.float32)
+            self.rack_confidence = np.asarray(self.rack_confidence, dtype=np.float32).reshape(-1)
+            if self.rack_confidence.shape != (m,):
+                raise ValueError(f"Detections.rack_confidence has shape {self.rack_confidence.shape}, "
+                                 f"expected ({m},) to match rack_xyxy")
         known = self.class_id[self.class_id != UNKNOWN_CLASS]
         if known.size and (known.min() < 0 or known.max() >= len(CLASS_NAMES)):
             raise ValueError(f"Detections.class_id out of range 0-{len(CLASS_NAMES) - 1}: {known.tolist()}")
@@ -100,6 +114,8 @@ class Detections:
             topk_class_ids=self.topk_class_ids[index],
             topk_scores=self.topk_scores[index],
             angle=self.angle[index],
+            rack_xyxy=self.rack_xyxy,
+            rack_confidence=self.rack_confidence,
         )
 
     @classmethod
@@ -120,6 +136,10 @@ class Detections:
             topk_class_ids=np.concatenate([padded(p.topk_class_ids, UNKNOWN_CLASS) for p in parts]),
             topk_scores=np.concatenate([padded(p.topk_scores, 0.0) for p in parts]),
             angle=np.concatenate([p.angle for p in parts]),
+            rack_xyxy=None if all(p.rack_xyxy is None for p in parts) else np.concatenate(
+                [p.rack_xyxy for p in parts if p.rack_xyxy is not None]),
+            rack_confidence=None if all(p.rack_xyxy is None for p in parts) else np.concatenate(
+                [p.rack_confidence for p in parts if p.rack_confidence is not None]),
         )
 
     @property
@@ -146,6 +166,8 @@ class Detections:
             topk_class_ids=topk_class_ids,
             topk_scores=topk_scores,
             angle=self.angle.copy() if angle is None else np.asarray(angle, dtype=np.float32).reshape(-1),
+            rack_xyxy=self.rack_xyxy,
+            rack_confidence=self.rack_confidence,
         )
 
 

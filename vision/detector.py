@@ -1,64 +1,30 @@
-"""Find tiles in a frame (ONNX tile detector) and read them (crop classifier): `TileReader.read(image)`.
+"""Find tiles in a frame: the ONNX tile detector (`vision.reader.TileReader` adds the crop classifier).
 
 Inference uses onnxruntime, numpy and cv2 only; torch and ultralytics are for training
-(`vision.train_detector`). The detector is a one-class YOLO ("tile") exported by ultralytics: input
+(`vision.training.detector`). The detector is a one-class YOLO ("tile") exported by ultralytics: input
 (1, 3, S, S) RGB 0-1 letterboxed with grey 114, output (1, 5, N) rows `cx, cy, w, h, score` in input pixels.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.resources
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.onnx_models import ModelLoadError, model_path, onnx_session
 
 DETECTOR_MODEL = "tile_detector.onnx"
 LETTERBOX_FILL = 114
 DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
+DEFAULT_RACK_CONFIDENCE = 0.5
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
-
-
-class ModelLoadError(RuntimeError):
-    """A model file is missing or unusable: the message names the file and the cause."""
-
-
-def model_path(filename: str) -> Path:
-    """Path of a model shipped in the `models` package (works from an installed package too).
-
-    Raises:
-        ModelLoadError: the file is not shipped.
-    """
-    try:
-        resource = importlib.resources.files("models").joinpath(filename)
-    except ModuleNotFoundError as exc:  # pragma: no cover - the package is part of this project
-        raise ModelLoadError(f"the 'models' package is not installed: {exc}") from exc
-    path = Path(str(resource))
-    if not path.is_file():
-        raise ModelLoadError(f"model file {filename!r} not found in the models package ({path})")
-    return path
-
-
-def _session(path: Path, threads: int) -> Any:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3
-    try:
-        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own unrelated exception types
-        raise ModelLoadError(f"cannot load model {path}: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -134,13 +100,18 @@ class TileDetector:
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
-        self.session = _session(self.path, threads)
+        self.session = onnx_session(self.path, threads)
         model_input = self.session.get_inputs()[0]
         self.input_name = model_input.name
         shape = model_input.shape
         if len(shape) != 4 or not isinstance(shape[2], int) or shape[2] != shape[3]:
             raise ModelLoadError(f"{self.path}: expected a square (1, 3, S, S) input, got {shape}")
         self.input_size: int = shape[2]
+        self.class_names = _class_names(self.session)
+        if "tile" not in self.class_names:
+            raise ModelLoadError(f"{self.path}: no 'tile' class among {self.class_names}")
+        self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
+        self.rack_confidence = DEFAULT_RACK_CONFIDENCE
         self.confidence = confidence
         self.iou = iou
         self.max_coverage = max_coverage
@@ -164,8 +135,13 @@ class TileDetector:
         confidence: float | None = None,
     ) -> Detections:
         threshold = self.confidence if confidence is None else confidence
-        rows = raw[0].T  # (N, 4 + classes)
-        scores = rows[:, 4:].max(axis=1)
+        all_rows = raw[0].T  # (N, 4 + classes)
+        height, width = frame_hw
+        racks = None
+        if self.rack_class is not None:
+            racks = self._boxes_of(all_rows, 4 + self.rack_class, self.rack_confidence, geometry, frame_hw)
+        rows = all_rows
+        scores = rows[:, 4 + self.class_names.index("tile")]
         keep = scores >= threshold
         rows, scores = rows[keep], scores[keep]
         centre, size = rows[:, :2], rows[:, 2:4]
@@ -175,96 +151,41 @@ class TileDetector:
             coverage = covered_by_others(xyxy[kept], np.arange(len(kept)))
             kept = kept[coverage < self.max_coverage]
         boxes = geometry.to_frame(xyxy[kept])
-        height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
         nonempty = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
-        return Detections(xyxy=boxes[nonempty], confidence=scores[kept][nonempty])
-
-
-class CropClassifier(Protocol):
-    """What `TileReader` needs from `vision.classifier.TileClassifier`."""
-
-    def classify(
-        self, image: np.ndarray, boxes_xyxy: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
-
-
-def load_classifier() -> CropClassifier | None:
-    """The crop classifier if its module and model are shipped, else None (the reader then only detects)."""
-    try:
-        module = importlib.import_module("vision.classifier")
-    except ImportError:
-        return None
-    try:
-        return module.TileClassifier()
-    except (ModelLoadError, FileNotFoundError):
-        return None
-
-
-@dataclass
-class ReadTimings:
-    """Milliseconds spent in each step of the last `TileReader.read`."""
-
-    detect_ms: float = 0.0
-    classify_ms: float = 0.0
-
-    @property
-    def total_ms(self) -> float:
-        return self.detect_ms + self.classify_ms
-
-
-_NOT_GIVEN: Any = object()
-
-
-class TileReader:
-    """Photo -> tiles: detect tile boxes, then read each box with the crop classifier.
-
-    Without a classifier (not shipped yet) the detections come back unread (`class_id == -1`).
-    """
-
-    def __init__(
-        self,
-        detector: TileDetector | None = None,
-        classifier: CropClassifier | None = _NOT_GIVEN,
-    ) -> None:
-        self.detector = detector if detector is not None else TileDetector()
-        self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
-        self.timings = ReadTimings()
-
-    @property
-    def reads_faces(self) -> bool:
-        return self.classifier is not None
-
-    def read(self, image: np.ndarray, confidence: float | None = None) -> Detections:
-        """All tiles in `image` (BGR uint8), each with its readings (top-k) where a classifier is loaded."""
-        started = time.perf_counter()
-        found = self.detector.detect(image, confidence)
-        detected = time.perf_counter()
-        if self.classifier is not None and len(found):
-            topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
-            found = found.with_readings(topk_ids, topk_scores, angle)
-        self.timings = ReadTimings(
-            detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
+        return Detections(
+            xyxy=boxes[nonempty],
+            confidence=scores[kept][nonempty],
+            rack_xyxy=None if racks is None else racks[0],
+            rack_confidence=None if racks is None else racks[1],
         )
-        return found
+
+    def _boxes_of(
+        self, rows: np.ndarray, column: int, threshold: float, geometry: Letterbox, frame_hw: tuple[int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (frame pixels, clipped) and scores of one class, after its own NMS."""
+        scores = rows[:, column]
+        keep = scores >= threshold
+        rows, scores = rows[keep], scores[keep]
+        xyxy = np.concatenate([rows[:, :2] - rows[:, 2:4] / 2, rows[:, :2] + rows[:, 2:4] / 2], axis=1)
+        kept = non_max_suppression(xyxy, scores, self.iou)
+        boxes = geometry.to_frame(xyxy[kept])
+        height, width = frame_hw
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+        return boxes.astype(np.float32), scores[kept].astype(np.float32)
 
 
-_default_reader: TileReader | None = None
+def _class_names(session: Any) -> list[str]:
+    """The detector's classes from ultralytics' ONNX metadata (`{0: 'tile', 1: 'rack'}`); none: 'tile'."""
+    import ast
 
-
-def load_reader() -> TileReader:
-    """The shipped reader, loaded once per process.
-
-    Raises:
-        ModelLoadError: the detector model is missing or broken.
-    """
-    global _default_reader
-    if _default_reader is None:
-        _default_reader = TileReader()
-    return _default_reader
-
-
-def detect(image: np.ndarray) -> Detections:
-    """Find and read the tiles in `image` (BGR uint8) with the shipped models."""
-    return load_reader().read(image)
+    names = session.get_modelmeta().custom_metadata_map.get("names")
+    if not names:
+        return ["tile"]
+    try:
+        parsed = ast.literal_eval(names)
+    except (ValueError, SyntaxError) as error:
+        raise ModelLoadError(f"detector metadata 'names' cannot be read: {names!r}") from error
+    return [str(parsed[k]) for k in sorted(parsed)]

@@ -10,7 +10,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.layout import DEFAULT_ASPECT
+from vision.placed import DEFAULT_ASPECT
 
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
 # neighbours' angles may differ in such a line.
@@ -522,3 +522,57 @@ def _line_slope(points: np.ndarray) -> float:
     denom = float(x @ x)
     return 0.0 if denom == 0 else float(x @ (points[:, 1] - points[:, 1].mean())) / denom
 
+
+
+# --------------------------------------------------------------------------- racks the detector found
+
+RACK_MEMBER_OVERLAP = 0.5
+"""A tile stands on a rack the detector found when at least this share of its box lies in the rack's box."""
+TIER_GAP = 0.45
+"""Tiers of one rack: tiles whose heights along the rack's up differ by more than this many tile heights."""
+
+
+def tiles_on_rack_boxes(
+    xyxy: np.ndarray, angles: np.ndarray, rack_xyxy: np.ndarray, orientation_known: bool
+) -> list[list[int]]:
+    """Tiles standing on each rack box, both tiers, in the order the rack's owner reads them: the upper
+    tier first, each tier left to right as the faces stand. Racks with no tile on them are left out."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
+    if not len(xyxy) or not len(racks):
+        return []
+    top_left = np.maximum(xyxy[:, None, :2], racks[None, :, :2])
+    bottom_right = np.minimum(xyxy[:, None, 2:], racks[None, :, 2:])
+    inter = np.clip(bottom_right - top_left, 0, None).prod(axis=2)
+    area = np.maximum((xyxy[:, 2:] - xyxy[:, :2]).prod(axis=1), 1e-9)
+    share = inter / area[:, None]
+    owner = np.where(share.max(axis=1) >= RACK_MEMBER_OVERLAP, share.argmax(axis=1), -1)
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    groups = []
+    for rack in range(len(racks)):
+        members = np.flatnonzero(owner == rack)
+        if len(members):
+            groups.append(_rack_reading_order(members, centers, xyxy, angles, orientation_known))
+    return groups
+
+
+def _rack_reading_order(
+    members: np.ndarray, centers: np.ndarray, xyxy: np.ndarray, angles: np.ndarray, orientation_known: bool
+) -> list[int]:
+    up_angle = 0.0
+    if orientation_known:
+        radians = np.deg2rad(angles[members])
+        up_angle = float(np.rad2deg(np.arctan2(np.sin(radians).mean(), np.cos(radians).mean())))
+    theta = np.deg2rad(up_angle)
+    up = np.array([-np.sin(theta), -np.cos(theta)])
+    right = np.array([np.cos(theta), -np.sin(theta)])
+    sides = xyxy[members, 2:] - xyxy[members, :2]
+    height = float(np.median(sides.max(axis=1)))
+    along_up = centers[members] @ up
+    order = members[np.argsort(-along_up, kind="stable")]
+    tiers: list[list[int]] = [[int(order[0])]]
+    for previous, index in zip(order[:-1], order[1:], strict=True):
+        if float(centers[previous] @ up - centers[index] @ up) > TIER_GAP * height:
+            tiers.append([])
+        tiers[-1].append(int(index))
+    return [i for tier in tiers for i in sorted(tier, key=lambda k: float(centers[k] @ right))]

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vision.detections import UNKNOWN_CLASS, Detections
+from vision.layout import rebuild
+from vision.placed import Layout
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
-    from vision.layout import Layout
 
 
 @dataclass
@@ -196,7 +197,6 @@ class TableTracker:
     def update(self, detections: Detections, rules: Rules | None = None,
                image_size: tuple[int, int] | None = None, frame: np.ndarray | None = None) -> TrackedFrame:
         """Add one frame's detections (and optionally the frame, for racks); returns the stable view."""
-        from vision.layout import rebuild
 
         voted = self.vote.update(detections)
         layout = rebuild(voted, rules, image_size=image_size, frame=frame)

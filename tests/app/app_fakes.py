@@ -51,7 +51,7 @@ def scene_detections(
 
 
 class FakeReader:
-    """Stands in for `vision.detector.TileReader`: the next photo read returns `detections`."""
+    """Stands in for `vision.reader.TileReader`: the next photo read returns `detections`."""
 
     def __init__(self, detections: Detections) -> None:
         self.detections = detections

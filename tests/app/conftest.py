@@ -10,14 +10,14 @@ import streamlit as st
 from app_fakes import APP, VALID_TABLE, FakeReader, photo_bytes, scene_detections
 from streamlit.testing.v1 import AppTest
 
-from vision import app_support
+from vision import photos
 
 
 @pytest.fixture
 def reader(monkeypatch: pytest.MonkeyPatch) -> FakeReader:
     fake = FakeReader(scene_detections(VALID_TABLE))
-    monkeypatch.setattr(app_support, "load_tile_reader", lambda: fake)
-    monkeypatch.setattr(app_support, "load_example_photo", lambda: photo_bytes(seed=1))
+    monkeypatch.setattr(photos, "load_tile_reader", lambda: fake)
+    monkeypatch.setattr(photos, "load_example_photo", lambda: photo_bytes(seed=1))
     return fake
 
 

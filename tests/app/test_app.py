@@ -185,13 +185,13 @@ def test_no_tiles_in_the_photo_is_a_message(app: NewTab, reader: FakeReader) -> 
 
 
 def test_a_model_that_fails_to_load_is_a_message(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
-    from vision import app_support
-    from vision.detector import ModelLoadError
+    from vision import photos
+    from vision.onnx_models import ModelLoadError
 
     def broken() -> Any:
         raise ModelLoadError("model file 'tile_detector.onnx' not found")
 
-    monkeypatch.setattr(app_support, "load_tile_reader", broken)
+    monkeypatch.setattr(photos, "load_tile_reader", broken)
     at = upload(type_layout(app(), "r1 r2 r3"), photo_bytes(seed=8))
     assert not at.exception
     assert any("tile_detector.onnx" in e for e in texts(at, "error"))

@@ -10,8 +10,8 @@ import pytest
 from assistant.tiles import CLASS_NAMES
 from datasets.render import render_indexed
 from vision.classifier import CLASSIFIER_MODEL, ModelLoadError, TileClassifier, decode_angle
-from vision.detector import model_path
-from vision.train_classifier import angle_error_deg
+from vision.onnx_models import model_path
+from vision.training.classifier import angle_error_deg
 
 # Scenes of a run the shipped model never saw (it trained on seed 11); every kind of scene is in the mix.
 SCENE_SEED = 424242

@@ -1,4 +1,4 @@
-"""vision.eval_crops: label parsing, the known real-dev label fix and the score counts."""
+"""vision.evaluation.crops: label parsing, the known real-dev label fix and the score counts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.tiles import CLASS_INDEX
-from vision.eval_crops import CropScores, fix_known_label_errors, polygon_label_boxes
+from vision.evaluation.crops import CropScores, fix_known_label_errors, polygon_label_boxes
 
 
 def test_polygon_and_box_lines_become_pixel_boxes() -> None:

@@ -1,4 +1,4 @@
-"""Training helpers of vision.train_classifier that need no torch: box jitter and orientation targets."""
+"""Training helpers of vision.training.classifier that need no torch: box jitter and orientation targets."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classifier import decode_angle
-from vision.train_classifier import (
+from vision.training.classifier import (
     ANGLE_BINS,
     BOX_JITTER_MAX,
     angle_error_deg,
@@ -54,3 +54,51 @@ def test_side_extension_pushes_one_edge_outwards() -> None:
     beyond = (extended[:, :2] < -plain_cap).any(axis=1) | (extended[:, 2:] > 100 + plain_cap).any(axis=1)
     assert 0.05 < beyond.mean() < 0.5
     assert not ((extended[:, :2] > plain_cap).any() or (extended[:, 2:] < 100 - plain_cap).any())
+
+
+def test_temperature_fit_undoes_overconfidence() -> None:
+    from vision.training.classifier import fit_temperature
+
+    rng = np.random.default_rng(0)
+    n, classes = 4000, 5
+    truth = rng.integers(0, classes, n)
+    # A model right 60 % of the time that says 99 %: the fit must soften it (T > 1).
+    predicted = np.where(rng.random(n) < 0.6, truth, (truth + 1) % classes)
+    probs = np.full((n, classes), 0.01 / (classes - 1))
+    probs[np.arange(n), predicted] = 0.99
+    assert fit_temperature(probs, truth) > 1.5
+    # A model right every time gains from sharpening, never from softening.
+    exact = np.full((n, classes), 0.1 / (classes - 1))
+    exact[np.arange(n), truth] = 0.9
+    assert fit_temperature(exact, truth) < 1.0
+
+
+def test_not_a_tile_boxes_avoid_every_tile() -> None:
+    from vision.detections import box_iou
+    from vision.training.classifier import not_a_tile_boxes
+
+    scene = {
+        "tiles": [{"box": [100, 100, 130, 140]}, {"box": [200, 50, 230, 90]}],
+        "objects": [{"kind": "die", "box": [300, 300, 330, 330]}, {"kind": "speck", "box": [5, 5, 6, 6]}],
+    }
+    image = np.zeros((480, 640, 3), np.uint8)
+    boxes = not_a_tile_boxes(scene, image, np.random.default_rng(1), background_patches=6)
+    assert len(boxes) == 7  # the die (the speck is too small to cut) and six bare patches
+    tiles = np.array([t["box"] for t in scene["tiles"]], float)
+    assert box_iou(np.array(boxes[1:]), tiles).max() <= 0.02
+    assert box_iou(np.array(boxes[:1]), np.array([[300, 300, 330, 330]])).max() > 0.6
+
+
+def test_detector_labels_come_from_labels_det_where_rendered(tmp_path) -> None:
+    from vision.training.detector import detector_label_lines
+
+    for folder in ("images", "labels", "labels_det"):
+        (tmp_path / folder).mkdir()
+    image = tmp_path / "images" / "000001.jpg"
+    image.write_bytes(b"")
+    (tmp_path / "labels" / "000001.txt").write_text("17 0.5 0.5 0.1 0.1\n")
+    (tmp_path / "labels_det" / "000001.txt").write_text("0 0.5 0.5 0.1 0.1\n1 0.5 0.6 0.8 0.3\n")
+    assert [line.split()[0] for line in detector_label_lines(image)] == ["0", "1"]
+    (tmp_path / "labels_det" / "000001.txt").unlink()
+    (tmp_path / "labels_det").rmdir()
+    assert [line.split()[0] for line in detector_label_lines(image)] == ["0"]

@@ -10,15 +10,9 @@ import pytest
 from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
 from vision.detections import UNKNOWN_CLASS, box_iou
-from vision.detector import (
-    ModelLoadError,
-    TileDetector,
-    TileReader,
-    covered_by_others,
-    letterbox,
-    model_path,
-    non_max_suppression,
-)
+from vision.detector import TileDetector, covered_by_others, letterbox, non_max_suppression
+from vision.onnx_models import ModelLoadError, model_path
+from vision.reader import TileReader
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.detections import Detections
-from vision.evaluate import (
+from vision.evaluation.reading import (
     compare,
     fix_known_label_errors,
     main,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES, class_id, parse_tiles
-from vision.evaluate_layout import main, polygon_detections, scene_detections, score_scene, separable
+from vision.evaluation.layout import main, polygon_detections, scene_detections, score_scene, separable
 from vision.layout import rebuild
 
 
@@ -64,7 +64,7 @@ def test_cli_reports_missing_scenes(tmp_path, capsys: pytest.CaptureFixture[str]
 
 
 def test_a_set_with_a_hidden_middle_tile_is_judged_by_its_visible_pieces() -> None:
-    from vision.evaluate_layout import visible_pieces
+    from vision.evaluation.layout import visible_pieces
 
     assert visible_pieces([4, 5, 6, 7, 8], {4, 5, 7, 8}) == [[4, 5], [7, 8]]
     assert visible_pieces([4, 5, 6], {5, 6}) == [[5, 6]]
@@ -73,7 +73,7 @@ def test_a_set_with_a_hidden_middle_tile_is_judged_by_its_visible_pieces() -> No
 
 def test_models_detections_matched_to_the_scene_and_a_missed_tile_spoils_its_set() -> None:
     from vision.detections import Detections
-    from vision.evaluate_layout import match_to_scene
+    from vision.evaluation.layout import match_to_scene
 
     scene = two_set_scene(gap=15)
     det, keep = scene_detections(scene)

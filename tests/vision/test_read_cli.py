@@ -117,7 +117,7 @@ def test_read_works_from_the_installed_package(tmp_path: Path, scene_file: Path)
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["tiles"]) >= 5
     where = subprocess.run(
-        [sys.executable, "-c", "import vision.detector as d; print(d.model_path('tile_detector.onnx'))"],
+        [sys.executable, "-c", "import vision.onnx_models as d; print(d.model_path('tile_detector.onnx'))"],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -3,7 +3,7 @@
 Recipe (the shipped model, see models/README.md "Crop classifier"; renderer as of commit bcec240):
 
     python -m datasets.render --out data/render-cls2 --count 1800 --seed 11
-    python -m vision.train_classifier --render data/render-cls2 --max-scenes 1800 --copies 3 \
+    python -m vision.training.classifier --render data/render-cls2 --max-scenes 1800 --copies 3 \
         --side-extend 0.15 --intrude 0.3 --crops data/cls_crops2.npz --checkpoint data/cls_checkpoint2.pt \
         --out models/tile_classifier.onnx --epochs 12 --batch-size 64 --lr 2e-3 --seed 0
 
@@ -27,12 +27,17 @@ import cv2
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
-from vision.classifier import decode_angle
+from vision.classifier import NOT_A_TILE, decode_angle
 from vision.crops import CROP_MARGIN, CROP_SIZE, cut_crop
+from vision.detections import box_iou
 
 ANGLE_BINS = 8
 BOX_JITTER = 0.04  # standard deviation of each box edge's shift, as a fraction of the box's width/height
 BOX_JITTER_MAX = 0.12
+MODEL_CLASSES: tuple[str, ...] = (*CLASS_NAMES, NOT_A_TILE)
+NOT_A_TILE_ID = len(CLASS_NAMES)
+"""Class index of "not a tile" crops: the renderer's distractors, bare patches of the table, and what a
+detector found where no tile lies. Their angle is meaningless and left out of the angle loss."""
 
 
 # ---------------------------------------------------------------- crop dataset
@@ -74,9 +79,15 @@ def build_crop_dataset(
     copies: int = 1,
     max_scenes: int | None = None,
     side_extend: float = 0.0,
+    background_patches: int = 0,
+    detector: Any = None,
 ) -> dict[str, np.ndarray]:
     """Cut `copies` jittered crops per tile from rendered scenes (`images/`, `scenes/`), using the scenes
     numbered below `max_scenes` of each folder (all when None).
+
+    Not-a-tile crops (class `NOT_A_TILE_ID`): each of the scene's `objects` (distractors, face-down tiles),
+    `background_patches` tile-sized patches of the scene away from every tile, and with a `detector`
+    (`vision.detector.TileDetector`) each box it finds where no tile lies.
 
     Returns arrays: crops (n,S,S,3) uint8 BGR, class_id (n,), angle (n,) degrees CCW, scene (n,) index.
     """
@@ -106,6 +117,11 @@ def build_crop_dataset(
                     class_ids.append(class_id)
                     angles.append(angle)
                     scene_index.append(scene_count)
+            for box in not_a_tile_boxes(scene, image, rng, background_patches, detector):
+                crops.append(cut_crop(image, box))
+                class_ids.append(NOT_A_TILE_ID)
+                angles.append(0.0)
+                scene_index.append(scene_count)
             scene_count += 1
             if scene_count % 200 == 0:
                 print(f"crops: {scene_count} scenes, {len(crops)} crops", flush=True)
@@ -115,6 +131,62 @@ def build_crop_dataset(
         "angle": np.array(angles, dtype=np.float32),
         "scene": np.array(scene_index, dtype=np.int64),
     }
+
+
+def not_a_tile_boxes(
+    scene: dict[str, Any],
+    image: np.ndarray,
+    rng: np.random.Generator,
+    background_patches: int,
+    detector: Any = None,
+) -> list[np.ndarray]:
+    """Boxes of one scene where no tile face is: distractors, bare patches, a detector's false finds."""
+    tile_boxes = np.array([t["box"] for t in scene.get("tiles", [])], dtype=np.float64).reshape(-1, 4)
+    height, width = image.shape[:2]
+    boxes: list[np.ndarray] = []
+    for thing in scene.get("objects", []):
+        x1, y1, x2, y2 = (float(v) for v in thing["box"])
+        if x2 - x1 >= 4 and y2 - y1 >= 4:
+            boxes.append(jitter_box((x1, y1, x2, y2), rng))
+    sizes = tile_boxes[:, 2:] - tile_boxes[:, :2]
+    sizes = sizes[(sizes >= 4).all(axis=1)]
+    typical = np.median(sizes, axis=0) if len(sizes) else np.array([0.06, 0.08]) * max(width, height)
+    tries = 0
+    found = 0
+    while found < background_patches and tries < 20 * max(1, background_patches):
+        tries += 1
+        w, h = typical * rng.uniform(0.6, 1.6)
+        if rng.random() < 0.5:
+            w, h = h, w
+        x1, y1 = rng.uniform(0, max(1.0, width - w)), rng.uniform(0, max(1.0, height - h))
+        box = np.array([x1, y1, x1 + w, y1 + h])
+        if min(w, h) < 4 or (len(tile_boxes) and box_iou(box[None], tile_boxes).max() > 0.02):
+            continue
+        boxes.append(box)
+        found += 1
+    if detector is not None:
+        found_boxes = detector.detect(image, 0.25).xyxy
+        if len(found_boxes):
+            overlap = np.zeros(len(found_boxes))
+            if len(tile_boxes):
+                overlap = box_iou(found_boxes, tile_boxes).max(axis=1)
+            boxes.extend(np.asarray(found_boxes, np.float64)[overlap < 0.2])
+    return [b for b in boxes if b[2] - b[0] >= 2 and b[3] - b[1] >= 2]
+
+
+def fit_temperature(class_probs: np.ndarray, truth: np.ndarray) -> float:
+    """The temperature T minimising the negative log-likelihood of softmax(logits / T) on held-out crops
+    (Guo et al. 2017, temperature scaling), found from the probabilities (p ** (1/T), normalised)."""
+    logp = np.log(np.clip(class_probs, 1e-12, 1.0))
+    best, best_nll = 1.0, math.inf
+    for temperature in np.exp(np.linspace(np.log(0.5), np.log(4.0), 61)):
+        scaled = logp / temperature
+        scaled -= scaled.max(axis=1, keepdims=True)
+        log_norm = np.log(np.exp(scaled).sum(axis=1))
+        nll = float(np.mean(log_norm - scaled[np.arange(len(truth)), truth]))
+        if nll < best_nll:
+            best, best_nll = float(temperature), nll
+    return best
 
 
 def angle_soft_labels(angles_deg: np.ndarray, bins: int = ANGLE_BINS) -> np.ndarray:
@@ -133,7 +205,7 @@ def angle_soft_labels(angles_deg: np.ndarray, bins: int = ANGLE_BINS) -> np.ndar
 
 
 def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
-    """A small CNN for 64x64 crops (about 8M multiply-adds at width 16): class logits (53) and
+    """A small CNN for 64x64 crops (about 8M multiply-adds at width 16): class logits (53 + not a tile) and
     orientation-bin logits. Strided early layers keep it cheap: a frame's 20-40 crops take a few ms."""
     import torch
     from torch import nn
@@ -163,7 +235,7 @@ def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
                 nn.Dropout(0.2),
             )
             flat = chans[3] * (CROP_SIZE // 16) ** 2
-            self.classes = nn.Linear(flat, len(CLASS_NAMES))
+            self.classes = nn.Linear(flat, len(MODEL_CLASSES))
             self.angle = nn.Linear(flat, bins)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -282,8 +354,13 @@ def train(
     val_every: int = 20,
     checkpoint: Path | None = None,
     intrude: float = 0.0,
-) -> Any:
-    """Train on all scenes except every `val_every`-th (held out and reported each epoch)."""
+    resume: bool = False,
+) -> tuple[Any, float]:
+    """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
+    model and the temperature that calibrates its scores on the held-out crops.
+
+    With `resume`, carry on from `checkpoint` (model, optimiser, schedule and random state of the last
+    finished epoch), so a run cut short by the end of a session goes on where it stopped."""
     import torch
     import torch.nn.functional as F
 
@@ -306,8 +383,23 @@ def train(
     scheduler = torch.optim.lr_scheduler.OneCycleLR(
         optimizer, max_lr=lr, total_steps=epochs * steps_per_epoch, pct_start=0.15
     )
+    first_epoch = 0
+    if resume:
+        if checkpoint is None or not checkpoint.exists():
+            raise SystemExit(f"nothing to resume: {checkpoint} does not exist")
+        saved = torch.load(checkpoint, weights_only=False)
+        if saved.get("epochs", epochs) != epochs:
+            raise SystemExit(f"{checkpoint} is a run of {saved['epochs']} epochs: resume it with --epochs "
+                             f"{saved['epochs']}")
+        model.load_state_dict(saved["state"])
+        if "optimizer" in saved:
+            optimizer.load_state_dict(saved["optimizer"])
+            scheduler.load_state_dict(saved["scheduler"])
+            generator.set_state(saved["generator"])
+        first_epoch = int(saved["epoch"])
+        print(f"resumed after epoch {first_epoch} from {checkpoint}", flush=True)
     started = time.time()
-    for epoch in range(epochs):
+    for epoch in range(first_epoch, epochs):
         model.train()
         order = torch.randperm(len(train_crops), generator=generator)
         loss_sum = 0.0
@@ -317,7 +409,9 @@ def train(
             angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
             class_logits, angle_logits = model(inputs)
             loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
-            loss = loss + 0.3 * F.cross_entropy(angle_logits, angle_targets)
+            is_tile = train_classes[index] != NOT_A_TILE_ID
+            if is_tile.any():
+                loss = loss + 0.3 * F.cross_entropy(angle_logits[is_tile], angle_targets[is_tile])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -331,7 +425,8 @@ def train(
                 )
         class_probs, angle_probs = evaluate_arrays(model, val_crops)
         accuracy = float((class_probs.argmax(1) == val_classes).mean()) if len(val_crops) else float("nan")
-        angle_err = angle_error_deg(decode_angle(angle_probs), val_angles)
+        val_tiles = val_classes != NOT_A_TILE_ID
+        angle_err = angle_error_deg(decode_angle(angle_probs[val_tiles]), val_angles[val_tiles])
         print(
             f"epoch {epoch + 1} done: loss {loss_sum / max(1, steps_per_epoch):.4f}, held-out accuracy "
             f"{accuracy:.4f}, angle error median {np.median(angle_err):.1f} deg, >45 deg "
@@ -339,16 +434,30 @@ def train(
             flush=True,
         )
         if checkpoint is not None:
-            torch.save({"epoch": epoch + 1, "width": width, "state": model.state_dict()}, checkpoint)
+            torch.save(
+                {
+                    "epoch": epoch + 1,
+                    "epochs": epochs,
+                    "width": width,
+                    "state": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "scheduler": scheduler.state_dict(),
+                    "generator": generator.get_state(),
+                },
+                checkpoint,
+            )
     model.eval()
-    return model
+    class_probs, _ = evaluate_arrays(model, val_crops)
+    temperature = fit_temperature(class_probs, val_classes) if len(val_crops) else 1.0
+    print(f"temperature fitted on {len(val_crops)} held-out crops: {temperature:.3f}", flush=True)
+    return model, temperature
 
 
 # ---------------------------------------------------------------- export
 
 
 def export_onnx(model: Any, out_path: Path, metadata: dict[str, str]) -> None:
-    """Export with softmax outputs `class_probs` (n,53), `angle_probs` (n,bins); check onnxruntime agrees."""
+    """Export with softmax outputs `class_probs` (n,54), `angle_probs` (n,bins); check onnxruntime agrees."""
     import onnx
     import onnxruntime as ort
     import torch
@@ -402,7 +511,7 @@ def export_onnx(model: Any, out_path: Path, metadata: dict[str, str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_classifier", description=__doc__.splitlines()[0]
+        prog="python -m vision.training.classifier", description=__doc__.splitlines()[0]
     )
     parser.add_argument(
         "--render", type=Path, action="append", default=[], help="renderer output dir (repeatable)"
@@ -432,6 +541,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--export-only", action="store_true", help="export --checkpoint to --out, no training"
     )
+    parser.add_argument("--resume", action="store_true", help="carry on from --checkpoint")
+    parser.add_argument(
+        "--background-patches", type=int, default=4, help="not-a-tile patches of bare table per scene"
+    )
+    parser.add_argument(
+        "--hard-negatives",
+        type=Path,
+        default=None,
+        metavar="DETECTOR_ONNX",
+        help="also learn as not-a-tile every box this detector finds where no tile lies",
+    )
     args = parser.parse_args(argv)
 
     import torch
@@ -442,14 +562,14 @@ def main(argv: list[str] | None = None) -> int:
         "crop_size": str(CROP_SIZE),
         "crop_margin": str(CROP_MARGIN),
         "angle_bins": str(ANGLE_BINS),
-        "class_names": ",".join(CLASS_NAMES),
+        "class_names": ",".join(MODEL_CLASSES),
         "input": "BGR crop from vision.crops.cut_crop -> vision.crops.crops_to_batch (RGB, [-1, 1])",
         "recipe": " ".join(
-            ["python -m vision.train_classifier", *(argv if argv is not None else sys.argv[1:])]
+            ["python -m vision.training.classifier", *(argv if argv is not None else sys.argv[1:])]
         ),
     }
     if args.export_only:
-        saved = torch.load(args.checkpoint)
+        saved = torch.load(args.checkpoint, weights_only=False)
         model = build_model(width=saved["width"])
         model.load_state_dict(saved["state"])
         export_onnx(model.eval(), args.out, metadata | {"epochs_trained": str(saved["epoch"])})
@@ -461,23 +581,31 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if not args.render:
             parser.error("--render is needed to cut the crop cache")
+        detector = None
+        if args.hard_negatives:
+            from vision.detector import TileDetector
+
+            detector = TileDetector(args.hard_negatives, threads=args.threads)
         data = build_crop_dataset(
             args.render,
             seed=args.seed,
             copies=args.copies,
             max_scenes=args.max_scenes,
             side_extend=args.side_extend,
+            background_patches=args.background_patches,
+            detector=detector,
         )
         args.crops.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.crops, **data)
         print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
-    counts = np.bincount(data["class_id"], minlength=len(CLASS_NAMES))
+    counts = np.bincount(data["class_id"], minlength=len(MODEL_CLASSES))
     print(
-        f"crops per class: min {counts.min()} ({CLASS_NAMES[counts.argmin()]}), max {counts.max()}",
+        f"crops per class: min {counts.min()} ({MODEL_CLASSES[counts.argmin()]}), max {counts.max()}, "
+        f"not a tile {counts[NOT_A_TILE_ID]}",
         flush=True,
     )
 
-    model = train(
+    model, temperature = train(
         data,
         epochs=args.epochs,
         seed=args.seed,
@@ -486,8 +614,11 @@ def main(argv: list[str] | None = None) -> int:
         lr=args.lr,
         checkpoint=args.checkpoint,
         intrude=args.intrude,
+        resume=args.resume,
     )
-    export_onnx(model, args.out, metadata | {"epochs_trained": str(args.epochs)})
+    export_onnx(
+        model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}
+    )
     print(f"total {math.ceil((time.time() - started) / 60)} min", flush=True)
     return 0
 

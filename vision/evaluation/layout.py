@@ -6,8 +6,8 @@ that rack. Real photos (`../shared/real-dev`, polygon labels): there is no set g
 says how the rows come out: sets of 3+ tiles that the rules accept, tiles left loose, and the share of
 photos whose every rebuilt set of 2+ tiles is valid.
 
-    python -m vision.evaluate_layout --scenes data/layout-eval --frames [--racks] [--read] [--annotate out/]
-    python -m vision.evaluate_layout --real-dev ../shared/real-dev [--annotate out/]
+    python -m vision.evaluation.layout --scenes data/layout-eval --frames [--racks] [--read] [--annotate out/]
+    python -m vision.evaluation.layout --real-dev ../shared/real-dev [--annotate out/]
 
 Real-dev: Roboflow Universe "rummikub-nvypk-8cwem" by "rummikue", CC BY 4.0.
 """
@@ -26,7 +26,7 @@ import numpy as np
 from assistant.errors import InputError
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.detections import Detections
-from vision.evaluate import read_class_names
+from vision.evaluation.reading import read_class_names
 from vision.layout import Layout, rebuild
 
 
@@ -211,7 +211,7 @@ def evaluate_scenes(folder: Path, with_angle: bool, check_racks: bool, annotate:
                     limit: int | None, use_frames: bool = False, reader: object | None = None,
                     ) -> list[SceneResult]:
     """Rebuild each rendered scene from its ground-truth tiles (read right) or, given a `reader`
-    (`vision.detector.TileReader`), from what the models read in the image."""
+    (`vision.reader.TileReader`), from what the models read in the image."""
     files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not files:
         raise InputError(f"no scenes/*.json under {str(folder)!r} (render with python -m datasets.render)")
@@ -327,7 +327,7 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
 
     reader = None
     if read:
-        from vision.detector import load_reader
+        from vision.reader import load_reader
 
         reader = load_reader()
     classifier = None
@@ -417,7 +417,7 @@ def _score_correction(layout: Layout, det: Detections, truth: np.ndarray, counts
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate_layout",
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluation.layout",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=Path, help="renderer output folder (scenes/*.json, images/)")
     parser.add_argument("--real-dev", type=Path, help="real photos with polygon labels (images/, labels/)")
@@ -441,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.scenes:
             reader = None
             if args.read:
-                from vision.detector import load_reader
+                from vision.reader import load_reader
 
                 reader = load_reader()
             results = evaluate_scenes(args.scenes, not args.no_angle, args.racks, args.annotate, args.limit,

@@ -1,7 +1,10 @@
-"""Train the one-class tile detector on rendered scenes and export it to ONNX.
+"""Train the tile-and-rack detector on rendered scenes and export it to ONNX.
+
+Two classes, `tile` (each visible tile) and `rack` (a whole rack stand, both tiers), from the renderer's
+`labels_det/`; renders without that folder give one-class `tile` labels from `labels/`.
 
     python -m datasets.render --out data/render --count 2000 --seed 1
-    nice python -m vision.train_detector --scenes data/render --out runs/detector \\
+    nice python -m vision.training.detector --scenes data/render --out runs/detector \\
         --epochs 35 --imgsz 416 --seed 0 --threads 1 --export models/tile_detector.onnx
 
 Offline by construction: the model is built from ultralytics' own `yolo11n.yaml` (no pretrained weights),
@@ -63,8 +66,23 @@ def one_class_label(line: str) -> str | None:
     return f"0 {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
 
 
+DETECTOR_CLASSES = ("tile", "rack")
+
+
+def detector_label_lines(image: Path) -> list[str]:
+    """The detector's label lines for a rendered image: `labels_det/` (tile 0, rack 1) where the renderer
+    wrote it, else the tile classes of `labels/` folded into one class `tile`."""
+    det = image.parent.parent / "labels_det" / f"{image.stem}.txt"
+    if det.parent.is_dir():
+        lines = det.read_text().splitlines() if det.exists() else []
+        return [line for line in lines if line.split() and line.split()[0] in {"0", "1"}]
+    label = image.parent.parent / "labels" / f"{image.stem}.txt"
+    lines = label.read_text().splitlines() if label.exists() else []
+    return [c for c in (one_class_label(line) for line in lines) if c]
+
+
 def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int) -> Path:
-    """Link rendered images into `out/{train,val}` with one-class labels; returns the data.yaml path."""
+    """Link rendered images into `out/{train,val}` with detector labels; returns the data.yaml path."""
     images: list[Path] = []
     for scene_dir in scene_dirs:
         found = sorted(p for p in (scene_dir / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -83,12 +101,11 @@ def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int
         for index, image in enumerate(members):
             stem = f"{index:06d}_{image.stem}"
             (out / split / "images" / f"{stem}{image.suffix}").symlink_to(image.resolve())
-            label = image.parent.parent / "labels" / f"{image.stem}.txt"
-            lines = label.read_text().splitlines() if label.exists() else []
-            converted = [c for c in (one_class_label(line) for line in lines) if c]
+            converted = detector_label_lines(image)
             (out / split / "labels" / f"{stem}.txt").write_text("\n".join(converted) + "\n")
     data_yaml = out / "data.yaml"
-    data_yaml.write_text(f"path: {out.resolve()}\ntrain: train/images\nval: val/images\nnames:\n  0: tile\n")
+    names = "".join(f"  {i}: {name}\n" for i, name in enumerate(DETECTOR_CLASSES))
+    data_yaml.write_text(f"path: {out.resolve()}\ntrain: train/images\nval: val/images\nnames:\n{names}")
     print(
         f"dataset: {len(splits['train'])} train, {len(splits['val'])} val images -> {data_yaml}", flush=True
     )
@@ -106,13 +123,25 @@ def train(args: argparse.Namespace) -> Path:
     def limit_threads(_trainer: object) -> None:
         torch.set_num_threads(args.threads)
 
+    last = Path(args.out).resolve() / "train" / "weights" / "last.pt"
+    started = time.time()
+    if args.resume:
+        # Carry on an interrupted run where its last epoch ended (same data, settings and schedule).
+        if not last.exists():
+            raise SystemExit(f"nothing to resume: {last} does not exist")
+        model = YOLO(str(last))
+        for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
+            model.add_callback(event, limit_threads)
+        model.train(resume=True)
+        print(f"training took {(time.time() - started) / 60:.1f} min", flush=True)
+        best = last.parent / "best.pt"
+        return best if best.exists() else last
     data_yaml = build_dataset(
         [Path(d) for d in args.scenes], Path(args.out) / "dataset", args.val_share, args.seed
     )
     model = YOLO(args.model)
     for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
         model.add_callback(event, limit_threads)
-    started = time.time()
     model.train(
         data=str(data_yaml),
         epochs=args.epochs,
@@ -169,11 +198,12 @@ def export(weights: Path, imgsz: int, target: Path, config_dir: Path) -> Path:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_detector", description=__doc__.split("\n")[0]
+        prog="python -m vision.training.detector", description=__doc__.split("\n")[0]
     )
     parser.add_argument(
-        "--scenes", nargs="+", required=True, help="renderer output folders (images/, labels/)"
+        "--scenes", nargs="+", default=[], help="renderer output folders (images/, labels_det/ or labels/)"
     )
+    parser.add_argument("--resume", action="store_true", help="carry on the run in --out from its last.pt")
     parser.add_argument("--out", default="runs/detector", help="work folder for the dataset and the run")
     parser.add_argument("--model", default="yolo11n.yaml", help="ultralytics model yaml (built from scratch)")
     parser.add_argument("--epochs", type=int, default=35)
@@ -199,7 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not (args.scenes or args.resume or args.export_only):
+        parser.error("--scenes is needed to train (or --resume, or --export-only)")
     weights = Path(args.export_only) if args.export_only else train(args)
     export(weights, args.imgsz, Path(args.export), Path(args.config_dir))
     return 0

@@ -1,6 +1,7 @@
 """Measure the crop classifier alone on labelled photos: crops cut at the label boxes, no detector.
 
-    python -m vision.eval_crops --real ../shared/real-dev [--model models/tile_classifier.onnx] [--errors DIR]
+    python -m vision.evaluation.crops --real ../shared/real-dev \
+        [--model models/tile_classifier.onnx] [--errors DIR]
 
 Labels are YOLO polygon lines (`class x1 y1 x2 y2 ...`, normalised) in the class order of `data.yaml`
 (the same as `assistant.tiles.CLASS_NAMES`); each polygon's bounding box is the crop's box, as a detector
@@ -157,7 +158,9 @@ def evaluate(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.eval_crops", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evaluation.crops", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--real", type=Path, required=True, help="folder with images/ and labels/")
     parser.add_argument("--model", type=Path, default=None, help="classifier ONNX (default: the shipped one)")
     parser.add_argument("--errors", type=Path, default=None, help="write misread crops here as PNG")

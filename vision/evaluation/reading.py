@@ -1,6 +1,6 @@
 """Measure the tile reader on labelled photos (YOLO polygon or box labels).
 
-    python -m vision.evaluate --images ../shared/real-dev/images --labels ../shared/real-dev/labels
+    python -m vision.evaluation.reading --images ../shared/real-dev/images --labels ../shared/real-dev/labels
 
 Reports, overall and per series (the file-name prefix before the number: `rummy-*`, `rummy2-*`): detection
 recall and precision at IoU >= 0.5, end-to-end tile accuracy (found and read right / all labelled tiles),
@@ -349,7 +349,9 @@ def evaluate(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evaluation.reading", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--images", required=True, type=Path, help="folder of photos")
     parser.add_argument("--labels", required=True, type=Path, help="folder of YOLO label files (same stems)")
     parser.add_argument(
@@ -368,7 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from vision.detector import TileDetector, TileReader
+    from vision.detector import TileDetector
+    from vision.reader import TileReader
 
     data_yaml = args.data_yaml or args.labels.parent / "data.yaml"
     reader = TileReader(

@@ -7,8 +7,7 @@ prints and returns the exit code: 0, or 2 when an image cannot be read (the othe
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
+import functools
 import json
 import sys
 from pathlib import Path
@@ -16,9 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from vision.confidence import ConfidenceMap
 from vision.detections import Detections
-from vision.detector import DEFAULT_CONFIDENCE, ModelLoadError, TileReader, load_reader
+from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError, load_image
+from vision.layout import rebuild
+from vision.onnx_models import ModelLoadError
+from vision.reader import TileReader, load_reader
 
 EXIT_OK = 0
 EXIT_UNREADABLE = 2
@@ -40,13 +43,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
-    """The contract's `tiles` list: token (`?` where not read), box in pixels, confidence."""
+@functools.cache
+def shipped_confidence_map() -> ConfidenceMap:
+    return ConfidenceMap.load()
+
+
+def tiles_to_json(
+    detections: Detections, confidence_map: ConfidenceMap | None = None
+) -> list[dict[str, Any]]:
+    """The contract's `tiles` list: token (`?` where not read), box in pixels, and the confidence that the
+    tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given)."""
+    calibrate = confidence_map or shipped_confidence_map()
     tiles = []
     for tile, box, detected, read in zip(
         detections.tiles(), detections.xyxy, detections.confidence, detections.class_confidence, strict=True
     ):
-        confidence = float(detected) if tile is None else float(detected * read)
+        raw = float(detected) if tile is None else float(detected * read)
+        confidence = float(calibrate(raw))
         tiles.append(
             {
                 "tile": "?" if tile is None else str(tile),
@@ -57,32 +70,25 @@ def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
     return tiles
 
 
-def _layout_module() -> Any | None:
-    try:
-        return importlib.import_module("vision.layout")
-    except ImportError:
-        return None
-
-
 def read_document(
-    path: str, frame: np.ndarray, detections: Detections, rules: Any
+    path: str,
+    frame: np.ndarray,
+    detections: Detections,
+    rules: Any,
+    confidence_map: ConfidenceMap | None = None,
 ) -> tuple[dict[str, Any], Any]:
-    """One image's JSON object, and the layout (None when `vision.layout` is not there)."""
+    """One image's JSON object, and its layout."""
     height, width = frame.shape[:2]
     document: dict[str, Any] = {
         "image": path,
         "width": int(width),
         "height": int(height),
-        "tiles": tiles_to_json(detections),
+        "tiles": tiles_to_json(detections, confidence_map),
         "table": [],
         "racks": [],
     }
-    layout = None
-    layout_module = _layout_module()
-    if layout_module is not None:
-        extra = {"frame": frame} if "frame" in inspect.signature(layout_module.rebuild).parameters else {}
-        layout = layout_module.rebuild(detections, rules, image_size=(width, height), **extra)
-        document.update(layout.to_json())
+    layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
+    document.update(layout.to_json())
     return document, layout
 
 

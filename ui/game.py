@@ -1,0 +1,72 @@
+"""The Game screen: pick the game this tab shows, create a new one (name, rules, players, picture source),
+and choose the database file."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from assistant.errors import InputError
+from assistant.rules import HOUSE_RULES, PRESETS, find_preset
+from assistant.storage import Game, Storage, StorageError
+from ui import helpers
+from ui.common import SOURCES
+
+
+def show(db: Storage, game: Game) -> None:
+    game_ui(db, game)
+
+
+def game_ui(db: Storage, game: Game) -> None:
+    games = dict(db.list_games())
+    st.selectbox(
+        "Game",
+        list(games),
+        format_func=games.get,
+        index=list(games).index(game.id),
+        key="game_choice",
+        on_change=on_game_chosen,
+    )
+    with st.form("new_game"):
+        st.markdown("**New game**")
+        st.text_input("Name", value=f"Table {len(games) + 1}", key="new_name")
+        st.selectbox(
+            "Rules", list(PRESETS), help="standard 2–4 players; six-player up to 6", key="new_preset"
+        )
+        st.multiselect("House rules", list(HOUSE_RULES), key="new_variants")
+        st.text_input(
+            "Players, comma-separated (2–4; up to 6 with six-player)", value="Ann, Ben", key="new_players"
+        )
+        st.radio("Pictures from", list(SOURCES), format_func=SOURCES.get, horizontal=True, key="new_camera")
+        st.form_submit_button("Create game", type="primary", on_click=on_new_game, args=(db,))
+    if st.session_state.action_error:
+        st.error(st.session_state.action_error)
+    st.text_input("Database file (also set by the RUMMI_DB environment variable)", key="db_path")
+
+
+def on_game_chosen() -> None:
+    st.query_params["game"] = str(st.session_state.game_choice)
+    st.session_state.photo_key = None
+    st.session_state.reading = None
+
+
+def on_new_game(db: Storage) -> None:
+    st.session_state.action_error = None
+    state = st.session_state
+    name, preset, variants, camera = state.new_name, state.new_preset, state.new_variants, state.new_camera
+    names = [n.strip() for n in state.new_players.split(",") if n.strip()]
+    try:
+        rules = find_preset("+".join((preset, *variants)))
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise InputError(
+                f"{rules.label} is for {rules.min_players}–{rules.max_players} players, not {len(names)}"
+            )
+        helpers.ledger_of([], names, rules)  # partnership play, repeated names: refused before storing
+        game_id = db.create_game(name or "Table", preset, names, variants=variants, camera=camera)
+    except (InputError, StorageError) as error:
+        st.session_state.action_error = f"Game not created: {error}"
+        return
+    st.query_params["game"] = str(game_id)
+    st.session_state.source = camera
+    st.session_state.screen = "Table"
+    st.session_state.photo_key = None
+    st.session_state.reading = None

@@ -1,0 +1,246 @@
+"""What the app's screens show beyond the rules engine: doubtful tiles to check, set labels, put-back
+instructions for an illegal turn, the turn timer, and the rows of the turn, round and standings tables.
+
+Pure functions over the table text (`assistant.slots`), a photo's reading (`vision.photos`) and stored
+records (`assistant.storage`); the screens in `ui/` only move their results into widgets.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.scoring import Ledger, RoundResult
+from assistant.slots import Slot
+from assistant.tiles import ALL_FACES, JOKER, Tile, format_tiles
+
+if TYPE_CHECKING:
+    from assistant.rules import Rules
+    from assistant.sets import SetVerdict
+    from vision.photos import Doubt, PhotoReading
+    from vision.placed import Layout
+
+TILE_CHOICES: tuple[Tile, ...] = (*ALL_FACES, JOKER)
+
+
+def same_shape(sets: Sequence[Sequence[Slot]], layout: Layout) -> bool:
+    """The text still has the photo's sets, tile for tile in place (so the photo's boxes still apply)."""
+    return [len(tiles) for tiles in sets] == [len(tiles) for tiles in layout.table]
+
+
+def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list[Doubt]:
+    """Doubtful tiles of the photo that nobody has changed yet (a changed tile counts as checked)."""
+    if reading is None or not same_shape(sets, reading.layout):
+        return []
+    return [d for d in reading.doubted() if sets[d.set_index][d.position] == d.read]
+
+
+def choices_for(
+    reading: PhotoReading | None, layout_shape_ok: bool, set_index: int, position: int
+) -> list[Tile]:
+    """Readings to offer first for one tile: the correction's suggestion, then the classifier's runners-up."""
+    if reading is None or not layout_shape_ok:
+        return []
+    placed = reading.layout.table[set_index][position]
+    offered: list[Tile] = []
+    for tile in (placed.suggestion, *reading.alternatives.get(placed.index, ())):
+        if tile is not None and tile not in offered:
+            offered.append(tile)
+    return offered
+
+
+def set_label(verdict: SetVerdict) -> str:
+    """`red 5-6-7 · 18 points` for a valid set, the reason for an invalid one."""
+    if verdict.valid:
+        readings = getattr(verdict, "readings", ()) or ()
+        described = readings[0].describe() if readings else (verdict.kind or "set")
+        jokers = [str(j) for j in verdict.jokers if j is not None]
+        joker_text = f" · joker as {', '.join(jokers)}" if jokers else ""
+        return f"{described} · {verdict.value} points{joker_text}"
+    reasons = [str(getattr(r, "text", r)) for r in verdict.reasons]
+    if not reasons:
+        return "not a valid set"
+    # A badly misread set can break many rules at once; the first says enough on a phone.
+    return reasons[0] + (f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else "")
+
+
+# Turns -----------------------------------------------------------------------------------------------------
+
+
+def added_tiles(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> list[Tile]:
+    """Tiles on the table after the turn that were not there before (from a rack), in table order."""
+    added = Counter(t for s in after for t in s) - Counter(t for s in before for t in s)
+    in_order = []
+    for tile in (t for s in after for t in s):
+        if added[tile]:
+            added[tile] -= 1
+            in_order.append(tile)
+    return in_order
+
+
+@dataclass(frozen=True)
+class PutBack:
+    """How to undo an illegal turn: tiles back to the rack, the sets to rebuild, the sets to take apart."""
+
+    to_rack: tuple[Tile, ...]
+    rebuild: tuple[tuple[Tile, ...], ...]
+    take_apart: tuple[tuple[Tile, ...], ...]
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.to_rack:
+            out.append(f"Take back to the rack: {format_tiles(self.to_rack)}")
+        for tiles in self.take_apart:
+            out.append(f"Take apart: {format_tiles(tiles)}")
+        for tiles in self.rebuild:
+            out.append(f"Put back as it was: {format_tiles(tiles)}")
+        if not out:
+            out.append("The table is already as it was.")
+        return out
+
+
+def put_back(before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]]) -> PutBack:
+    """Instructions that turn the table `after` back into the agreed table `before`."""
+    before_sets = Counter(tuple(s) for s in before)
+    after_sets = Counter(tuple(s) for s in after)
+    rebuild = [s for s in (before_sets - after_sets).elements()]
+    take_apart = [s for s in (after_sets - before_sets).elements()]
+    return PutBack(tuple(added_tiles(before, after)), tuple(rebuild), tuple(take_apart))
+
+
+def time_used(started_at: float, ended_at: float) -> float:
+    return max(0.0, ended_at - started_at)
+
+
+@dataclass(frozen=True)
+class JudgedTurn:
+    """A turn's verdict with the preset's turn timer applied on top of the rules engine's."""
+
+    legal: bool
+    reasons: tuple[str, ...]
+    penalty_tiles: int
+
+
+def judge_time(verdict: Any, started_at: float, ended_at: float, rules: Rules) -> JudgedTurn:
+    """Over the time limit, the turn fails like an invalid move: table restored, penalty tiles drawn
+    (004_*.txt: 1-minute turns, 3 penalty tiles; 002_*.txt likewise)."""
+    reasons = [str(getattr(reason, "text", reason)) for reason in verdict.reasons]
+    used = time_used(started_at, ended_at)
+    late = rules.turn_seconds is not None and used > rules.turn_seconds
+    if late:
+        reasons.append(f"time is up: {used:.0f} s used, {rules.turn_seconds} s allowed")
+    legal = bool(verdict.legal) and not late
+    penalty = 0 if legal else (verdict.penalty_tiles or rules.failed_move_penalty_tiles)
+    return JudgedTurn(legal, tuple(reasons), penalty)
+
+
+def new_set_indexes(agreed: Sequence[Sequence[Slot]], now: Sequence[Sequence[Slot]]) -> list[int]:
+    """Indexes of the sets on the table now that were not on the agreed table (in the same form)."""
+    remaining = Counter(tuple(s) for s in agreed)
+    new = []
+    for index, tiles in enumerate(now):
+        key = tuple(tiles)
+        if remaining[key]:
+            remaining[key] -= 1
+        else:
+            new.append(index)
+    return new
+
+
+def meld_lines(meld: Any) -> list[str]:
+    """One line per set of an opening meld: its value, and what each joker counts as."""
+    lines = []
+    for verdict in meld.sets:
+        if not verdict.valid:
+            lines.append(f":red[:material/cancel:] {format_tiles(verdict.tiles)}: {verdict.reason}")
+            continue
+        jokers = [j for j in verdict.jokers if j is not None]
+        counted = "; ".join(f"joker counts as {j} ({j.number} points)" for j in jokers)
+        lines.append(
+            f":green[:material/check_circle:] {format_tiles(verdict.tiles)} = {verdict.value} points"
+            + (f" · {counted}" if counted else "")
+        )
+    lines.extend(f":red[:material/cancel:] {problem}" for problem in meld.problems)
+    return lines
+
+
+def turn_rows(turns: Sequence[Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "turn": t.number,
+            "player": names.get(t.seat, "?"),
+            "legal": "yes" if t.legal else "no",
+            "action": t.action,
+            "played": t.played,
+            "seconds": round(time_used(t.started_at, t.ended_at)),
+            "why not": "; ".join(t.reasons),
+        }
+        for t in reversed(turns)
+    ]
+
+
+def round_preview_rows(result: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": name,
+            "rack value": result.rack_values[name],
+            "score": result.scores[name],
+            "won": "yes" if name in result.winners else "",
+        }
+        for name in result.scores
+    ]
+
+
+def ledger_of(rounds: Sequence[Any], names: Sequence[str], rules: Rules) -> Any:
+    """The match ledger rebuilt from stored rounds (`storage.RoundRecord`)."""
+    ledger = Ledger(players=tuple(names), rules=rules)
+    for record in rounds:
+        ledger.rounds.append(
+            RoundResult(
+                blocked=record.blocked,
+                winners=tuple(s.name for s in record.scores if s.winner),
+                rack_values={s.name: s.rack_value for s in record.scores},
+                scores={s.name: s.score for s in record.scores},
+            )
+        )
+    return ledger
+
+
+def standings_rows(rounds: Sequence[Any], names: Sequence[str], rules: Rules) -> list[dict[str, Any]]:
+    """Best first under the match's ranking (total, or games won); the leaders, tied or not, are all first."""
+    ledger = ledger_of(rounds, names, rules)
+    leaders = set(ledger.leaders())
+    return [
+        {"place": 1 if name in leaders else index, "player": name, "total": total, "games won": wins}
+        for index, (name, total, wins) in enumerate(ledger.standings(), start=1)
+    ]
+
+
+def round_rows(rounds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per round: its number, whether it was blocked, and each player's score."""
+    rows = []
+    for record in rounds:
+        scores = {score.name: score.score for score in record.scores}
+        rows.append(
+            {
+                "round": record.number,
+                "blocked": "yes" if record.blocked else "",
+                **{n: scores.get(n, 0) for n in names},
+            }
+        )
+    return rows
+
+
+def running_totals(rounds: Sequence[Any], names: Sequence[str]) -> dict[str, list[int]]:
+    """Cumulative score of each player after each round, with a `round` column for the chart's x axis."""
+    totals = dict.fromkeys(names, 0)
+    series: dict[str, list[int]] = {"round": [], **{name: [] for name in names}}
+    for record in rounds:
+        series["round"].append(record.number)
+        for score in record.scores:
+            totals[score.name] = totals.get(score.name, 0) + score.score
+        for name in names:
+            series[name].append(totals[name])
+    return series

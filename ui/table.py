@@ -1,0 +1,371 @@
+"""The Table screen: a photo (example, camera, upload, live video) or typed text in, each set's verdict out;
+tap a tile to fix its reading; the opening meld check. The Turn screen shows the same table input."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import streamlit as st
+
+from assistant import slots
+from assistant.errors import InputError
+from assistant.meld import check_meld
+from assistant.rules import Rules
+from assistant.sets import check_set
+from assistant.storage import Game, Storage, StorageError
+from assistant.table import check_table, count_problems
+from assistant.tiles import Tile
+from ui import helpers
+from ui.common import (
+    INVALID_MARK,
+    SOURCES,
+    UNJUDGED_MARK,
+    VALID_MARK,
+    photo_bytes_key,
+    tile_markup,
+    tile_reader,
+)
+from vision import photos
+from vision.annotate import annotate
+
+
+def show(db: Storage, game: Game, rules: Rules) -> None:
+    table_sets = table_input_ui(db, game, rules)
+    meld_ui(db.load_game(game.id), table_sets, rules)
+
+
+def store_layout(db: Storage, game_id: int, text: str, photo: str | None = None) -> None:
+    db.set_table_layout(game_id, text, photo=photo)
+    st.session_state.layout_text = text
+    st.session_state.layout_synced = text
+    st.session_state.selected_slot = None
+
+
+def on_layout_typed(db: Storage, game_id: int) -> None:
+    try:
+        text = slots.format_slots(slots.parse_slots(st.session_state.layout_text))
+        store_layout(db, game_id, text)
+        st.session_state.layout_error = None
+    except (InputError, StorageError) as error:
+        st.session_state.layout_error = str(error)
+
+
+def on_tile_picked(set_index: int, key: str, layout: str) -> None:
+    position = st.session_state.get(key)
+    st.session_state.selected_slot = None if position is None else (set_index, position, layout)
+
+
+def on_tile_fixed(db: Storage, game_id: int, key: str) -> None:
+    choice = st.session_state.get(key)
+    selected = st.session_state.selected_slot
+    if choice is None or selected is None:
+        return
+    set_index, position, layout = selected
+    tile = None if choice == "remove" else Tile.parse(choice)
+    try:
+        store_layout(db, game_id, slots.replace_slot(layout, set_index, position, tile))
+    except (InputError, StorageError) as error:
+        st.session_state.layout_error = str(error)
+
+
+def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: bytes, name: str) -> None:
+    """Read a photo this tab has not read yet; a bad photo keeps the table as it was."""
+    key = photo_bytes_key(source, data)
+    if key == st.session_state.photo_key:
+        return
+    st.session_state.photo_key = key
+    try:
+        frame = photos.decode_photo(data, name)
+        with st.spinner("Reading the tiles…"):
+            reading = photos.read_photo(frame, tile_reader(), rules)
+    except photos.PhotoError as error:
+        st.session_state.photo_error = str(error)
+        return
+    except Exception as error:  # a model that fails to load or run must not lose the game's state
+        st.session_state.photo_error = f"the tiles could not be read ({type(error).__name__}: {error})"
+        return
+    st.session_state.photo_error = None
+    st.session_state.reading = reading
+    if reading.tiles_seen == 0:
+        st.session_state.photo_error = f"no tiles seen in {name}: is the table in the picture?"
+        return
+    # The same photo in another tab (or after a reload) must not undo corrections made since.
+    if game.table_photo != key or st.session_state.photo_chosen:
+        store_layout(db, game.id, reading.table_text, photo=key)
+    st.session_state.photo_chosen = False
+
+
+def slots_now(game: Game) -> list[list[slots.Slot]]:
+    try:
+        return slots.parse_slots(game.table_layout)
+    except InputError:
+        return []
+
+
+def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
+    sources = [s for s in SOURCES if s != "live" or photos.live_video_available()]
+    st.session_state.setdefault("source", game.camera if game.camera in sources else "example")
+    source = st.radio(
+        "Picture from",
+        sources,
+        format_func=SOURCES.get,
+        key="source",
+        horizontal=True,
+        on_change=on_source_chosen,
+    )
+    data, name = None, "the photo"
+    if source == "example":
+        try:
+            data, name = photos.load_example_photo(), "the example photo"
+        except photos.PhotoError as error:
+            st.session_state.photo_error = str(error)
+    elif source == "camera":
+        shot = st.camera_input("Photo of the table", key="camera_photo")
+        if shot is not None:
+            data, name = shot.getvalue(), "the camera photo"
+    elif source == "upload":
+        upload = st.file_uploader("Photo of the table", key="upload_photo")
+        if upload is not None:
+            data, name = upload.getvalue(), repr(upload.name)
+    elif source == "live":
+        live_frame = live_video_ui(rules)
+        if live_frame is not None:
+            data, name = live_frame, "the video frame"
+    if data is not None:
+        read_new_photo(db, game, rules, source, data, name)
+    if st.session_state.photo_error:
+        st.error(st.session_state.photo_error + " — the table below is kept as it was.")
+
+
+def on_source_chosen() -> None:
+    st.session_state.photo_error = None
+    st.session_state.photo_key = None
+    st.session_state.photo_chosen = True
+
+
+def live_video_ui(rules: Rules) -> bytes | None:
+    """The webcam stream with the verdict drawn on each frame (needs the optional streamlit-webrtc).
+
+    Returns the latest frame as JPEG when "Check this frame" is pressed, to correct and judge it below.
+    """
+    import av
+    from streamlit_webrtc import webrtc_streamer
+
+    try:
+        reader = tile_reader()
+    except Exception as error:
+        st.error(f"the tile reader is not available: {error}")
+        return None
+    latest = st.session_state.setdefault("live_latest", photos.LatestFrame())
+
+    def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
+        image = frame.to_ndarray(format="bgr24")
+        latest.put(image)
+        return av.VideoFrame.from_ndarray(photos.live_overlay(image, reader, rules), format="bgr24")
+
+    try:
+        streamer = webrtc_streamer(
+            key="live_video",
+            video_frame_callback=on_frame,
+            media_stream_constraints={"video": True, "audio": False},
+        )
+    except Exception as error:  # the stream needs a live server session; without one, say so and carry on
+        st.error(f"live video is not available here ({type(error).__name__}: {error}); use Camera or Upload")
+        return None
+    if not streamer.state.playing:
+        st.caption("Press START to stream the camera; if it disconnects, the table below stays as it was.")
+        return None
+    if st.button("Check this frame", help="Freeze the latest frame to correct and judge it below"):
+        return latest.jpeg()
+    return None
+
+
+def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> None:
+    reading: photos.PhotoReading | None = st.session_state.reading
+    if reading is None:
+        return
+    same = helpers.same_shape(sets, reading.layout)
+    doubtful = helpers.doubts(reading, sets)
+    st.image(annotate(reading, verdicts if same else [], doubtful if same else []), width="stretch")
+    racks = sum(len(r) for r in reading.layout.racks)
+    seen = f"{reading.tiles_seen} tiles seen" + (f" ({racks} on racks)" if racks else "")
+    st.caption(seen + ("" if same else " · the layout was edited: boxes show the photo as read"))
+
+
+def set_verdicts(sets: list[list[slots.Slot]], rules: Rules) -> list[Any]:
+    """check_set for every fully read set, None for a set with a ? in it."""
+    return [None if any(t is None for t in tiles) else check_set(tiles, rules) for tiles in sets]  # type: ignore[arg-type]
+
+
+def verdict_ui(
+    db: Storage, game: Game, sets: list[list[slots.Slot]], verdicts: list[Any], rules: Rules, layout: str
+) -> None:
+    """One row per set: its verdict, and its tiles as buttons; tap a tile, then tap what it really is."""
+    unread = slots.unread_count(sets)
+    if not sets:
+        st.info("The table is empty. Take a photo, upload one, or type the layout.")
+        return
+    problems: list[str] = []
+    if not unread:
+        known = slots.known_sets(sets)
+        table = check_table(known, rules)
+        problems = count_problems((tile for tiles in known for tile in tiles), rules)
+        if table.valid:
+            sets_text = "1 set" if len(sets) == 1 else f"{len(sets)} sets"
+            st.success(f"Table valid: {sets_text}, {sum(map(len, sets))} tiles, {table.value} points.")
+        else:
+            bad = sum(1 for v in verdicts if v is not None and not v.valid)
+            st.error(
+                f"Table not valid: {bad} of {len(sets)} sets break the rules."
+                if bad and len(sets) > 1
+                else "Table not valid: the set breaks the rules."
+                if bad
+                else "Table not valid."
+            )
+    else:
+        st.warning(f"{unread} tile(s) not read (?): tap each one below and pick what it is.")
+    for problem in problems:
+        st.error(problem)
+    doubtful = {(d.set_index, d.position): d for d in helpers.doubts(st.session_state.reading, sets)}
+    read_doubts = [d for d in doubtful.values() if d.read is not None]
+    if 0 < len(read_doubts) <= 3:
+        st.warning("Check: " + "; ".join(d.describe() for d in read_doubts) + ". Tap a tile to fix it.")
+    elif read_doubts:
+        st.warning(f"Check the {len(read_doubts)} doubtful tiles (marked ?): tap one to fix it.")
+    for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
+        if verdict is None:
+            mark, text = UNJUDGED_MARK, "not judged: a tile is not read"
+        else:
+            mark, text = (
+                (VALID_MARK, helpers.set_label(verdict))
+                if verdict.valid
+                else (INVALID_MARK, helpers.set_label(verdict))
+            )
+        key = f"pick_{index}_{hashlib.sha1(layout.encode()).hexdigest()[:8]}"
+        st.pills(
+            f"{mark} Set {index + 1}: {text}",
+            options=list(range(len(tiles))),
+            format_func=lambda position, tiles=tiles, index=index: (
+                f":orange-background[{tile_markup(tiles[position])}?]"
+                if (index, position) in doubtful
+                else tile_markup(tiles[position])
+            ),
+            key=key,
+            on_change=on_tile_picked,
+            args=(index, key, layout),
+        )
+        selected = st.session_state.selected_slot
+        if selected is not None and selected[0] == index:
+            tile_fix_ui(db, game, sets, layout)  # right under the tapped tile, where a phone user looks
+
+
+def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: str) -> None:
+    selected = st.session_state.selected_slot
+    if selected is None or selected[2] != layout:
+        return
+    set_index, position, _ = selected
+    if not (set_index < len(sets) and position < len(sets[set_index])):
+        return
+    current = sets[set_index][position]
+    reading: photos.PhotoReading | None = st.session_state.reading
+    same = reading is not None and helpers.same_shape(sets, reading.layout)
+    offered = helpers.choices_for(reading, same, set_index, position)
+    with st.container(border=True):
+        st.markdown(f"**Set {set_index + 1}, tile {position + 1}** reads {tile_markup(current)}: what is it?")
+        notes = [
+            d.note
+            for d in helpers.doubts(reading, sets)
+            if (d.set_index, d.position) == (set_index, position)
+        ]
+        if notes and notes[0]:
+            st.caption(notes[0])
+        if offered:
+            st.pills(
+                "Likely",
+                [str(t) for t in offered],
+                format_func=lambda t: tile_markup(Tile.parse(t)),
+                key="fix_likely",
+                on_change=on_tile_fixed,
+                args=(db, game.id, "fix_likely"),
+            )
+        st.pills(
+            "Any tile",
+            [str(t) for t in helpers.TILE_CHOICES] + ["remove"],
+            format_func=lambda t: ":material/delete: remove" if t == "remove" else tile_markup(Tile.parse(t)),
+            key="fix_any",
+            on_change=on_tile_fixed,
+            args=(db, game.id, "fix_any"),
+        )
+
+
+def layout_editor_ui(db: Storage, game: Game) -> None:
+    if st.session_state.layout_synced != game.table_layout:
+        st.session_state.layout_text = game.table_layout
+        st.session_state.layout_synced = game.table_layout
+    with st.expander("Edit the layout as text", expanded=st.session_state.source == "type"):
+        st.text_area(
+            "Sets split by |, tiles by spaces (r5 red 5, k black, b blue, o orange, J joker, ? unread)",
+            key="layout_text",
+            on_change=on_layout_typed,
+            args=(db, game.id),
+        )
+    if st.session_state.layout_error:
+        st.error(st.session_state.layout_error)
+
+
+def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slot]]:
+    """Photo or text in, verdicts out; returns the table as it stands now."""
+    photo_source_ui(db, game, rules)
+    game = db.load_game(game.id)  # a photo read this run may have changed the stored table
+    sets = slots_now(game)
+    verdicts = set_verdicts(sets, rules)
+    # While typing there is no photo, and the live video shows its own verdicts.
+    has_picture = st.session_state.reading is not None and st.session_state.source not in ("type", "live")
+    picture, verdict_column = st.columns([3, 2]) if has_picture else (st.container(), st.container())
+    if has_picture:
+        with picture:
+            picture_ui(sets, [None if v is None else v.valid for v in verdicts])
+    with verdict_column:
+        verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
+    layout_editor_ui(db, game)
+    return sets
+
+
+def meld_ui(game: Game, sets: list[list[slots.Slot]], rules: Rules) -> None:
+    with st.expander(f"Opening meld check ({rules.opening_threshold} points)"):
+        meld_check_ui(game, sets, rules)
+
+
+def meld_check_ui(game: Game, sets: list[list[slots.Slot]], rules: Rules) -> None:
+    try:
+        agreed = slots.parse_slots(game.agreed_layout)
+    except InputError:
+        agreed = []
+    new = helpers.new_set_indexes(agreed, sets)
+    chosen = st.multiselect(
+        "Sets put down from the rack",
+        list(range(len(sets))),
+        default=new,
+        format_func=lambda i: f"Set {i + 1}: {slots.format_slots([sets[i]])}",
+        key=f"meld_sets_{game.table_layout}",
+    )
+    if not chosen:
+        st.caption(
+            f"Pick the sets a player put down to open; together they need {rules.opening_threshold} points."
+        )
+        return
+    try:
+        meld = check_meld(slots.known_sets([sets[i] for i in chosen]), rules)
+    except InputError as error:
+        st.warning(str(error))
+        return
+    enough = meld.value >= meld.threshold
+    st.metric(
+        "Meld value",
+        f"{meld.value} / {meld.threshold}",
+        "enough" if enough else "not enough",
+        delta_color="normal" if enough else "inverse",
+    )
+    for line in helpers.meld_lines(meld):
+        st.markdown(line)

@@ -1,0 +1,122 @@
+"""The reader: one object owning both models, photo -> detected tiles with their readings and up angles."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.classifier import TileClassifier
+from vision.detections import Detections
+from vision.detector import TileDetector
+from vision.onnx_models import ModelLoadError
+from vision.orientation import settle_half_turns
+
+NOT_A_TILE_ABOVE = 0.5
+"""A detection the classifier calls "not a tile" with more than this probability is left out."""
+
+
+class CropClassifier(Protocol):
+    """What `TileReader` needs from `vision.classifier.TileClassifier`."""
+
+    def classify(
+        self, image: np.ndarray, boxes_xyxy: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+def load_classifier() -> CropClassifier | None:
+    """The shipped crop classifier, or None where its model is missing (the reader then only detects)."""
+    try:
+        return TileClassifier()
+    except (ModelLoadError, FileNotFoundError):
+        return None
+
+
+@dataclass
+class ReadTimings:
+    """Milliseconds spent in each step of the last `TileReader.read`."""
+
+    detect_ms: float = 0.0
+    classify_ms: float = 0.0
+
+    @property
+    def total_ms(self) -> float:
+        return self.detect_ms + self.classify_ms
+
+
+_NOT_GIVEN: Any = object()
+
+
+class TileReader:
+    """Photo -> tiles: detect tile boxes, then read each box with the crop classifier.
+
+    Without a classifier (not shipped yet) the detections come back unread (`class_id == -1`).
+    """
+
+    def __init__(
+        self,
+        detector: TileDetector | None = None,
+        classifier: CropClassifier | None = _NOT_GIVEN,
+        not_a_tile_above: float = NOT_A_TILE_ABOVE,
+    ) -> None:
+        self.detector = detector if detector is not None else TileDetector()
+        self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
+        self.not_a_tile_above = not_a_tile_above
+        self.timings = ReadTimings()
+        self.rejected = Detections.empty()
+        """The detections of the last `read` that the classifier called "not a tile" (left out)."""
+
+    @property
+    def reads_faces(self) -> bool:
+        return self.classifier is not None
+
+    def read(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        """All tiles in `image` (BGR uint8), each with its readings (top-k) where a classifier is loaded.
+
+        What the classifier calls "not a tile" is left out (kept in `rejected`), and a tile read half
+        turned among its row is turned back (`vision.orientation`: a 9 that way is a 6).
+        """
+        started = time.perf_counter()
+        found = self.detector.detect(image, confidence)
+        detected = time.perf_counter()
+        self.rejected = Detections.empty()
+        if self.classifier is not None and len(found):
+            if isinstance(self.classifier, TileClassifier):
+                readings = self.classifier.read(image, found.xyxy)
+                topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
+                angle, not_tile = readings.angle_deg, readings.not_tile
+            else:
+                topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
+                not_tile = np.zeros(len(found), np.float32)
+            found = found.with_readings(topk_ids, topk_scores, angle)
+            rejected = not_tile > self.not_a_tile_above
+            if rejected.any():
+                self.rejected = found[rejected]
+                found = found[~rejected]
+            found, _ = settle_half_turns(found)
+        self.timings = ReadTimings(
+            detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
+        )
+        return found
+
+
+_default_reader: TileReader | None = None
+
+
+def load_reader() -> TileReader:
+    """The shipped reader, loaded once per process.
+
+    Raises:
+        ModelLoadError: the detector model is missing or broken.
+    """
+    global _default_reader
+    if _default_reader is None:
+        _default_reader = TileReader()
+    return _default_reader
+
+
+def detect(image: np.ndarray) -> Detections:
+    """Find and read the tiles in `image` (BGR uint8) with the shipped models."""
+    return load_reader().read(image)
