@@ -29,6 +29,7 @@ EXIT_BREACH = 1
 EXIT_UNREADABLE = 2
 
 
+
 def _solve_plugin() -> ModuleType:
     from assistant import solver_cli
 
