@@ -89,6 +89,8 @@ def to_url(target: str | os.PathLike[str] | None) -> sa.URL:
     text = os.fspath(target)
     if not is_url(text):
         return sa.URL.create("sqlite", database=str(Path(text).expanduser()))
+    if text.startswith("postgres://"):  # libpq's spelling; SQLAlchemy knows only postgresql://
+        text = "postgresql://" + text[len("postgres://") :]
     try:
         url = make_url(text)
     except exc.ArgumentError as error:

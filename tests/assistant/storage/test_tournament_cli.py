@@ -175,3 +175,38 @@ def test_eight_cli_processes_at_once(db_url: str, capsys: pytest.CaptureFixture[
     assert standing["games"] == 8
     assert sum(p["games_won"] for p in standing["players"]) == 8
     assert sum(p["score"] for p in standing["players"]) == 0
+
+
+def test_eight_processes_on_a_fresh_database_migrate_it_once(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Nothing created yet: all eight processes bring the schema up at once (one at a time, under a lock), then each
+    # creates its tournament; the one whose name was taken first is refused.
+    names = [f"T{n}" for n in range(7)] + ["T0"]
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "assistant",
+                "tournament",
+                "new",
+                name,
+                "--players",
+                "a,b,c,d",
+                "--db",
+                db_url,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in names
+    ]
+    results = [run.communicate(timeout=300) for run in runs]
+    codes = sorted(run.returncode for run in runs)
+    assert codes == [0] * 7 + [2], [err for _, err in results]
+    assert sum("'T0' already exists" in err for _, err in results) == 1
+    for name in names[:7]:
+        assert rummi(capsys, "tournament", "standings", name, "--db", db_url, "--json")[1]["games"] == 0
