@@ -44,6 +44,14 @@ def v0_copy(tmp_path: Path) -> Path:
     return target
 
 
+def test_the_head_revision_is_the_last_migration() -> None:
+    from alembic.script import ScriptDirectory
+
+    from assistant.storage.database import _alembic_config
+
+    assert ScriptDirectory.from_config(_alembic_config()).get_current_head() == head_revision()
+
+
 def test_the_fixture_is_from_before_migrations() -> None:
     with sqlite3.connect(f"file:{V0_FILE}?mode=ro", uri=True) as conn:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

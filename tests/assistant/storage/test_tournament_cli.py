@@ -141,72 +141,54 @@ def test_rummi_db_names_the_database(
     assert rummi(capsys, "tournament", "standings", "Env", "--db", db_url, "--json")[1]["tournament"] == "Env"
 
 
-def test_eight_cli_processes_at_once(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    players = ",".join(f"p{n}" for n in range(1, 33))
-    code, document, err = rummi(
-        capsys, "tournament", "new", "Hall", "--players", players, "--seed", "1", "--db", db_url, "--json"
-    )
-    assert code == 0, err
-    runs = []
-    for table, seated in enumerate(document["tables"], start=1):
-        racks = [f"--rack={p}=" if i == 0 else f"--rack={p}=o{i + table}" for i, p in enumerate(seated)]
-        command = [
-            sys.executable,
-            "-m",
-            "assistant",
-            "tournament",
-            "game",
-            "Hall",
-            "--table",
-            str(table),
-            *racks,
-            "--db",
-            db_url,
-            "--json",
-        ]
-        runs.append(
-            subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        )
-    results = [run.communicate(timeout=300) for run in runs]
-    assert [run.returncode for run in runs] == [0] * 8, [err for _, err in results]
-    numbers = sorted(json.loads(out)["game"] for out, _ in results)
-    assert numbers == list(range(1, 9))
-    standing = rummi(capsys, "tournament", "standings", "Hall", "--db", db_url, "--json")[1]
-    assert standing["games"] == 8
-    assert sum(p["games_won"] for p in standing["players"]) == 8
-    assert sum(p["score"] for p in standing["players"]) == 0
-
-
-def test_eight_processes_on_a_fresh_database_migrate_it_once(
-    db_url: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Nothing created yet: all eight processes bring the schema up at once (one at a time, under a lock), then each
-    # creates its tournament; the one whose name was taken first is refused.
-    names = [f"T{n}" for n in range(7)] + ["T0"]
+def _processes(commands: list[list[str]]) -> list[tuple[int, str, str]]:
+    """Run `rummi` commands as separate processes, all at once: (exit code, stdout, stderr) of each."""
     runs = [
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "assistant",
-                "tournament",
-                "new",
-                name,
-                "--players",
-                "a,b,c,d",
-                "--db",
-                db_url,
-            ],
+            [sys.executable, "-m", "assistant", *command],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for name in names
+        for command in commands
     ]
-    results = [run.communicate(timeout=300) for run in runs]
-    codes = sorted(run.returncode for run in runs)
-    assert codes == [0] * 7 + [2], [err for _, err in results]
-    assert sum("'T0' already exists" in err for _, err in results) == 1
-    for name in names[:7]:
+    outputs = [run.communicate(timeout=300) for run in runs]
+    return [(run.returncode, out, err) for run, (out, err) in zip(runs, outputs, strict=True)]
+
+
+def test_eight_processes_at_once_from_a_fresh_database(
+    db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Nothing created yet: eight processes bring the schema up at once (one at a time, under a lock) and each
+    # creates a tournament; the one whose name was taken first is refused.
+    hall = ",".join(f"p{n}" for n in range(1, 33))
+    names = ["Hall", *(f"T{n}" for n in range(6)), "Hall"]
+    done = _processes(
+        [
+            ["tournament", "new", name, "--players", hall, "--seed", "1", "--db", db_url, "--json"]
+            for name in names
+        ]
+    )
+    assert sorted(code for code, _, _ in done) == [0] * 7 + [2], [err for _, _, err in done]
+    assert sum("'Hall' already exists" in err for _, _, err in done) == 1
+    [tables] = {
+        json.dumps(json.loads(out)["tables"]) for code, out, _ in done if code == 0 and '"Hall"' in out
+    }
+
+    # Then one game per table of Hall, from eight processes at once.
+    commands = []
+    for table, seated in enumerate(json.loads(tables), start=1):
+        racks = [f"--rack={p}=" if i == 0 else f"--rack={p}=o{i + table}" for i, p in enumerate(seated)]
+        commands.append(
+            ["tournament", "game", "Hall", "--table", str(table), *racks, "--db", db_url, "--json"]
+        )
+    done = _processes(commands)
+    assert [code for code, _, _ in done] == [0] * 8, [err for _, _, err in done]
+    assert sorted(json.loads(out)["game"] for _, out, _ in done) == list(range(1, 9))
+    standing = rummi(capsys, "tournament", "standings", "Hall", "--db", db_url, "--json")[1]
+    assert standing["games"] == 8
+    assert sum(p["games_won"] for p in standing["players"]) == 8
+    assert sum(p["score"] for p in standing["players"]) == 0
+    for name in names[1:7]:
         assert rummi(capsys, "tournament", "standings", name, "--db", db_url, "--json")[1]["games"] == 0
