@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 DB_ENV_VAR = "RUMMI_DB"
 APP_DIR_NAME = "rummi-assistant"
@@ -142,7 +142,14 @@ class Database:
 
     def _make_engine(self) -> Engine:
         if self.is_sqlite:
-            engine = sa.create_engine(self.url, poolclass=NullPool, connect_args={"timeout": self.timeout_s})
+            if self.path is None:  # in memory: one connection for the engine's life, or each would be empty
+                engine = sa.create_engine(
+                    self.url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+                )
+            else:
+                engine = sa.create_engine(
+                    self.url, poolclass=NullPool, connect_args={"timeout": self.timeout_s}
+                )
             busy_ms = max(1, int(self.timeout_s * 1000))
 
             @event.listens_for(engine, "connect")

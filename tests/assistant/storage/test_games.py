@@ -210,3 +210,9 @@ def test_locked_database_is_a_storage_error(sqlite_store: Storage) -> None:
 )
 def test_default_db_path(environ: dict[str, str], expected_end: str) -> None:
     assert str(default_db_path(environ)) == expected_end
+
+
+def test_an_in_memory_database_keeps_its_games_while_open() -> None:
+    store = Storage("sqlite://")
+    game_id = store.create_game("Quick", "standard", ["Ann", "Bob"])
+    assert store.load_game(game_id).name == "Quick" and store.path is None
