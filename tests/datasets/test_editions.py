@@ -107,7 +107,8 @@ def test_marks_sit_under_six_and_nine_only(mark: str) -> None:
 
 def test_font_styles_change_the_numeral() -> None:
     base = Edition.sample(np.random.default_rng(3))
-    usual = {"logo": "none", "digit_height": 0.35, "stroke_weight": 0.19, "squeeze": 1.0, "font_style": "bold"}
+    usual = {"logo": "none", "digit_height": 0.35, "stroke_weight": 0.19, "squeeze": 1.0,
+             "font_style": "bold"}
     tile = Tile(Color.BLACK, 8)
 
     def ink_share(**changes) -> tuple[float, int]:
