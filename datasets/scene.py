@@ -368,7 +368,7 @@ def _target_tile_px(rng: np.random.Generator, kind: str, width: int, height: int
     if kind == "fill":  # one to three tiles filling most of the frame
         return rng.uniform(0.45, 0.95) * min(width, height)
     if kind == "packed":
-        return float(np.exp(rng.uniform(np.log(25), np.log(120))))
+        return float(np.exp(rng.uniform(np.log(35), np.log(140))))
     return float(np.exp(rng.uniform(np.log(40), np.log(260))))
 
 
