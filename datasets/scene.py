@@ -431,7 +431,8 @@ def _background(
     height: int,
     surface: str,
     with_wall: bool,
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The table warped into the frame, and where a wall stands behind it (a mask, or None)."""
     pts = _layout_points(layout)[:, :2]
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     margin = max(4.0, float((hi - lo).max()))
@@ -446,12 +447,11 @@ def _background(
     img = cv2.warpPerspective(
         texture, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
     )
-    if with_wall:
-        _add_wall(rng, camera, layout, img)
-    return img
+    wall_mask = _add_wall(rng, camera, layout, img) if with_wall else None
+    return img, wall_mask
 
 
-def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img: np.ndarray) -> None:
+def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img: np.ndarray) -> np.ndarray:
     """A low camera sees past the table: a wall (or splashback) standing beyond the layout's far edge.
 
     Only for cameras looking within about 35 degrees of horizontal, so every ray in the frame runs towards
@@ -481,9 +481,9 @@ def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img:
                                  borderMode=cv2.BORDER_CONSTANT)
     mask = cv2.warpPerspective(np.ones((tex_h, tex_w), np.float32), m, (width, height),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[..., None]
-    # The counter's edge meets the wall in a soft dark line (contact shadow).
     img *= 1.0 - mask
     img += warped * mask
+    return mask[..., 0]
 
 
 def _angle_of(quad: np.ndarray) -> float:
@@ -541,7 +541,7 @@ def render_scene(
     camera, elevation = _place_camera(rng, layout, kind, width, height)
     surface = _pick_surface(rng, kind, variants)
 
-    img = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
+    img, wall_mask = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
     theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
     light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
     painter = _Painter(img, camera, edition, light, rng)
@@ -587,7 +587,10 @@ def render_scene(
     glare_chance = 0.5 if kind in ("texture", "empty") else 0.25
     if surface in GLOSSY and rng.random() < glare_chance:
         glare = glare_spots(img, rng, tile_px)
-    found = add_distractors(img, painter.owner, rng, tile_px, _distractor_count(rng, kind))
+    on_table = None if wall_mask is None else wall_mask < 0.5
+    found = add_distractors(
+        img, painter.owner, rng, tile_px, _distractor_count(rng, kind), camera.table_homography(), on_table
+    )
     img = photograph(img, rng)
 
     truth = SceneTruth(
