@@ -409,7 +409,8 @@ def _place_camera(
     target_px = _target_tile_px(rng, kind, width, height)
     wanted = target_px / max(1e-6, float(np.median(tile_heights)))
     always = kind == "fill"
-    if wanted > scale and (always or rng.random() < 0.75):
+    zoom_chance = 0.9 if kind in RACK_KINDS and kind != "rack" else 0.75  # the rack is the subject
+    if wanted > scale and (always or rng.random() < zoom_chance):
         zoom = wanted if always else min(wanted, scale * 2.5)
         # Centre on a tile whose face the camera sees (not the back of a rack).
         anchor = references[int(rng.integers(0, len(references)))].mean(axis=0)
@@ -585,9 +586,11 @@ def render_scene(
 
     glare = 0
     glare_chance = 0.5 if kind in ("texture", "empty") else 0.25
+    on_table = painter.owner == BACKGROUND
+    if wall_mask is not None:
+        on_table &= wall_mask < 0.5
     if surface in GLOSSY and rng.random() < glare_chance:
-        glare = glare_spots(img, rng, tile_px)
-    on_table = None if wall_mask is None else wall_mask < 0.5
+        glare = glare_spots(img, rng, tile_px, on_table.astype(np.float32))
     found = add_distractors(
         img, painter.owner, rng, tile_px, _distractor_count(rng, kind), camera.table_homography(), on_table
     )
