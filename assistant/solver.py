@@ -264,6 +264,16 @@ def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; high
     return highs, highspy
 
 
+@dataclass(frozen=True)
+class _Search:
+    """What one branch and bound found: the best whole solution (None: none), whether it finished."""
+
+    best: list[float] | None
+    finished: bool
+    nodes: int
+    lp_feasible: bool
+
+
 @dataclass
 class _Programme:
     """A maximising integer programme, built column by column, with a lexicographic objective.
@@ -311,11 +321,11 @@ class _Programme:
     def solve(self, time_limit: float | None) -> tuple[list[float] | None, bool]:
         """Return (column values, or None when no solution is known; whether that is proved).
 
-        The LP relaxation first: when its optimum is whole, that is the optimum. Otherwise each level in
-        turn is held at the whole part of its LP value (no whole solution has more, given the levels
-        before it at theirs) and a short dive rounds the rest; a whole solution found there reaches
-        every level's bound and is optimal. Only when that fails does HiGHS branch and cut, with the
-        first level's bound as a valid cut. Most positions never get that far.
+        The LP relaxation first: when its optimum is whole, that is the optimum (most positions). Else
+        the first level is held at the whole part of its LP value, which no whole solution exceeds, and
+        a small depth-first branch and bound over the warm-started LP finds and proves the best whole
+        solution there; when it proves there is none, the level is held one lower. HiGHS's own branch
+        and cut, whose root work alone costs more than all that, runs only past a node budget.
         """
         started = time.perf_counter()
         highs, core = _new_highs(time_limit)
@@ -347,53 +357,142 @@ class _Programme:
         status = highs.getModelStatus()
         if status == statuses.kInfeasible:
             return None, True  # no fractional solution, so no whole one
-        level_rows: list[int] = []
-        first_bound = _INF
+        incumbent: list[float] | None = None
+        bound = _INF
+        level_row = -1
         if status == statuses.kOptimal:
             values = list(highs.getSolution().col_value)
             whole = self._whole(values)
             if whole is not None:
                 return whole, True
-            for level in range(3):
-                indices = [j for j in range(n_cols) if self.levels[j][level]]
-                reached = sum(values[j] * self.levels[j][level] for j in indices)
-                bound = float(math.floor(reached + _TOLERANCE))
-                if level == 0:
-                    first_bound = bound
-                highs.addRow(
-                    bound,
-                    bound,
-                    len(indices),
-                    np.array(indices, dtype=np.int32),
-                    np.array([self.levels[j][level] for j in indices], dtype=np.float64),
-                )
-                level_rows.append(self.n_rows + level)
-                highs.run()
-                if highs.getModelStatus() != statuses.kOptimal:
+            indices = [j for j, worth in enumerate(self.levels) if worth[0]]
+            bound = float(math.floor(sum(values[j] * self.levels[j][0] for j in indices) + _TOLERANCE))
+            highs.addRow(
+                bound,
+                bound,
+                len(indices),
+                np.array(indices, dtype=np.int32),
+                np.array([self.levels[j][0] for j in indices], dtype=np.float64),
+            )
+            level_row = highs.getNumRow() - 1
+            nodes_left = _NODE_BUDGET
+            deadline = _INF if time_limit is None else started + time_limit
+            while nodes_left > 0:
+                search = self._branch_and_bound(highs, statuses, nodes_left, deadline)
+                nodes_left -= search.nodes
+                if not search.finished:
+                    incumbent = search.best
                     break
-                values = list(highs.getSolution().col_value)
-                whole = self._whole(values)
-                if whole is not None:
-                    return whole, True
-            else:
-                whole = self._dive(highs, statuses, values)
-                if whole is not None:
-                    return whole, True
-        # Branch and cut, the first level no higher than the LP's (a valid cut); the rest as they were.
-        for level, row in enumerate(level_rows):
-            highs.changeRowBounds(row, -_INF, first_bound if level == 0 else _INF)
-        highs.changeColsBounds(
-            n_cols,
-            np.arange(n_cols, dtype=np.int32),
-            np.zeros(n_cols, dtype=np.float64),
-            np.array(self.upper, dtype=np.float64),
-        )
+                if search.best is not None:
+                    return search.best, True
+                if not search.lp_feasible or bound < 1:
+                    # Not even the LP reaches this level, so no lower one either (the LP's levels
+                    # form an interval): no whole solution at all.
+                    return None, True
+                # No whole solution reaches this level: every one is at least one lower.
+                bound -= 1.0
+                highs.changeRowBounds(level_row, bound, bound)
+        return self._branch_and_cut(highs, core, level_row, bound, incumbent, time_limit, started)
+
+    def _branch_and_bound(
+        self,
+        highs,  # noqa: ANN001 - HiGHS
+        statuses,  # noqa: ANN001 - highspy
+        node_budget: int,
+        deadline: float,
+    ) -> _Search:
+        """Depth first over the LP: the best whole solution, if any; whether the search finished.
+
+        The objective is whole on whole solutions, so a node whose LP optimum rounds down to the
+        incumbent's value or below holds nothing better. Branches on the fractional column that weighs
+        most in the objective, the side its value is nearer first.
+        """
+        best: list[float] | None = None
+        best_value = -_INF
+        stack: list[dict[int, tuple[float, float]]] = [{}]
+        applied: dict[int, tuple[float, float]] = {}
+        nodes = 0
+        finished = True
+        lp_feasible = False
+        while stack:
+            if nodes >= node_budget or time.perf_counter() > deadline:
+                finished = False
+                break
+            node = stack.pop()
+            for j in applied:
+                if j not in node:
+                    highs.changeColBounds(j, 0.0, self.upper[j])
+            for j, col_bounds in node.items():
+                if applied.get(j) != col_bounds:
+                    highs.changeColBounds(j, *col_bounds)
+            applied = node
+            highs.run()
+            nodes += 1
+            if highs.getModelStatus() != statuses.kOptimal:
+                continue
+            lp_feasible = True
+            if math.floor(highs.getInfo().objective_function_value + _TOLERANCE) <= best_value:
+                continue
+            values = list(highs.getSolution().col_value)
+            branch = self._branch_column(values)
+            if branch < 0:
+                best = self._whole(values)
+                best_value = round(sum(c * v for c, v in zip(self.costs, best, strict=True)))  # type: ignore[arg-type]
+                continue
+            value = values[branch]
+            low, high = node.get(branch, (0.0, self.upper[branch]))
+            down = {**node, branch: (low, float(math.floor(value)))}
+            up = {**node, branch: (float(math.ceil(value)), high)}
+            stack.extend((down, up) if value - math.floor(value) >= 0.5 else (up, down))
+        for j in applied:
+            highs.changeColBounds(j, 0.0, self.upper[j])
+        return _Search(best, finished, nodes, lp_feasible)
+
+    def _branch_column(self, values: list[float]) -> int:
+        """The fractional column to branch on, -1 when there is none.
+
+        Columns worth tiles or points come before the table sets kept and the set counts, the most
+        fractional first: measured on the benchmark positions, the searches stay under 160 nodes
+        where branching on the heaviest column alone took up to 1400.
+        """
+        branch = -1
+        best_key = (False, 0.0, 0.0)
+        for j, integer in enumerate(self.integer):
+            if not integer:
+                continue
+            fraction = abs(values[j] - round(values[j]))
+            if fraction <= _TOLERANCE:
+                continue
+            weight = abs(self.costs[j])
+            key = (weight > 1.0, fraction, weight)
+            if branch < 0 or key > best_key:
+                branch, best_key = j, key
+        return branch
+
+    def _branch_and_cut(
+        self,
+        highs,  # noqa: ANN001 - HiGHS
+        core,  # noqa: ANN001 - highspy
+        level_row: int,
+        bound: float,
+        incumbent: list[float] | None,
+        time_limit: float | None,
+        started: float,
+    ) -> tuple[list[float] | None, bool]:
+        """HiGHS's branch and cut, the first level at most `bound` (held there when the incumbent is)."""
+        statuses = core.HighsModelStatus
+        n_cols = len(self.upper)
+        if level_row >= 0:
+            highs.changeRowBounds(level_row, bound if incumbent is not None else -_INF, bound)
         kinds = core.HighsVarType
+        everything = np.arange(n_cols, dtype=np.int32)
         highs.changeColsIntegrality(
             n_cols,
-            np.arange(n_cols, dtype=np.int32),
+            everything,
             np.array([int(kinds.kInteger if i else kinds.kContinuous) for i in self.integer], dtype=np.uint8),
         )
+        if incumbent is not None:
+            highs.setSolution(n_cols, everything, np.array(incumbent, dtype=np.float64))
         if time_limit is not None:
             highs.setOptionValue("time_limit", max(0.001, time_limit - (time.perf_counter() - started)))
         highs.run()
@@ -405,7 +504,7 @@ class _Programme:
         if status == statuses.kTimeLimit:
             if highs.getInfo().primal_solution_status == _FEASIBLE_POINT:
                 return list(highs.getSolution().col_value), False
-            return None, False
+            return incumbent, False
         raise RuntimeError(f"HiGHS stopped with status {highs.modelStatusToString(status)}")
 
     def _whole(self, values: list[float]) -> list[float] | None:
@@ -419,37 +518,11 @@ class _Programme:
                 rounded[j] = float(near)
         return rounded
 
-    def _dive(self, highs, statuses, values: list[float]) -> list[float] | None:  # noqa: ANN001 - HiGHS
-        """Round fractional columns one at a time, re-solving the LP; a whole solution or None."""
-        lowers = [0.0] * len(self.upper)
-        uppers = list(self.upper)
-        for _ in range(_DIVE_STEPS):
-            fractional = [
-                (abs(values[j] - round(values[j])), j)
-                for j, integer in enumerate(self.integer)
-                if integer and abs(values[j] - round(values[j])) > _TOLERANCE
-            ]
-            if not fractional:
-                return self._whole(values)
-            _, j = min(fractional)  # the one nearest a whole number first
-            value = values[j]
-            low, high = math.floor(value), math.ceil(value)
-            near_up = value - low >= 0.5
-            up, down = (float(high), uppers[j]), (lowers[j], float(low))
-            for bounds in (up, down) if near_up else (down, up):
-                highs.changeColBounds(j, *bounds)
-                highs.run()
-                if highs.getModelStatus() == statuses.kOptimal:
-                    lowers[j], uppers[j] = bounds
-                    break
-            else:
-                return None
-            values = list(highs.getSolution().col_value)
-        return None
-
 
 _TOLERANCE = 1e-6
-_DIVE_STEPS = 40
+# LP solves the own branch and bound may spend before HiGHS's branch and cut takes over. On 900
+# benchmark positions the searches needed a median of 5 nodes and at most 159.
+_NODE_BUDGET = 150
 _FEASIBLE_POINT = 2  # HiGHS SolutionStatus kSolutionStatusFeasible
 
 
