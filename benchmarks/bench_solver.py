@@ -54,11 +54,20 @@ class Position:
     maximize: str
 
 
-def random_position(rng: random.Random, preset: str) -> Position:
+@dataclass(frozen=True)
+class Mix:
+    """What random positions look like: table and rack sizes, how many players have opened."""
+
+    table: tuple[int, int] = (0, 80)
+    rack: tuple[int, int] = (1, 30)
+    opened: float = 0.75
+
+
+def random_position(rng: random.Random, preset: str, mix: Mix = Mix()) -> Position:
     """A table of valid sets (0-80 tiles: runs of 3-8, groups) and a rack (1-30 tiles) from the rest."""
     rules = find_preset(preset)
     supply = [rules.copies] * 52 + [rules.jokers]
-    target = rng.randint(0, 80)
+    target = rng.randint(*mix.table)
     table: list[list[Tile]] = []
     size = 0
     for _ in range(400):
@@ -79,7 +88,7 @@ def random_position(rng: random.Random, preset: str) -> Position:
             wanted[place] = JOKER_TYPE
             layout[place] = JOKER
         need = Counter(wanted)
-        if size + len(layout) > 80 or any(supply[t] < n for t, n in need.items()):
+        if size + len(layout) > mix.table[1] or any(supply[t] < n for t, n in need.items()):
             continue
         for t, n in need.items():
             supply[t] -= n
@@ -87,8 +96,8 @@ def random_position(rng: random.Random, preset: str) -> Position:
         size += len(layout)
     pool = [tile_of_type(t) for t in range(53) for _ in range(supply[t])]
     rng.shuffle(pool)
-    rack = pool[: rng.randint(1, 30)]
-    opened = rng.random() < 0.75
+    rack = pool[: rng.randint(*mix.rack)]
+    opened = rng.random() < mix.opened
     # The value objective only where both solvers have it: an opened player (the peer's opening mode
     # always counts tiles).
     maximize = "value" if opened and rng.random() < 0.2 else "tiles"
@@ -169,34 +178,52 @@ def show_known_cases(peer: Peer) -> None:
         print(f"    peer: {len(answer['placed'])} tiles: {peer_sets} ({'legal' if legal else why})")
 
 
+def _span(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    return int(low), int(high or low)
+
+
 class Peer:
     """One long-lived peer process (`peer_driver.py`) with one MILP backend."""
 
     def __init__(self, python: str, backend: str) -> None:
+        self.python = python
+        self.crashes = 0
+        self.backend = self._start(backend)
+
+    def _start(self, backend: str) -> str:
         self.process = subprocess.Popen(
-            [python, str(DRIVER), "--backend", backend],
+            [self.python, str(DRIVER), "--backend", backend],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             bufsize=1,
         )
-        hello = json.loads(self._readline())
-        if "error" in hello:
-            raise SystemExit(f"peer: {hello['error']}")
-        self.backend: str = hello["backend"]
-
-    def _readline(self) -> str:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
             raise SystemExit("the peer process stopped (is rummikub-solver installed in --peer-python?)")
-        return line
+        hello = json.loads(line)
+        if "error" in hello:
+            raise SystemExit(f"peer: {hello['error']}")
+        return hello["backend"]
 
     def ask(self, pos: Position, rules: Rules) -> dict:
-        assert self.process.stdin is not None
-        self.process.stdin.write(peer_job(pos, rules) + "\n")
-        self.process.stdin.flush()
-        return json.loads(self._readline())
+        """The peer's answer; `seconds` is None when its process died on this position (then restarted)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(peer_job(pos, rules) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if line:
+            return json.loads(line)
+        # GLPK aborts the whole process on some positions ("glp_add_cols: ncs = 0").
+        self.crashes += 1
+        self.process.wait()
+        self._start(self.backend)
+        return {"placed": [], "sets": [], "seconds": None, "error": "the peer's process died"}
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -215,7 +242,7 @@ class Side:
     """One solver's answers over the run: times, and (peers) how its plays compare with ours."""
 
     name: str
-    seconds: list[float] = field(default_factory=list)
+    seconds: list[float | None] = field(default_factory=list)
     tally: Counter[str] = field(default_factory=Counter)  # tiles mode: same / more / fewer-legal / ...
     values: Counter[str] = field(default_factory=Counter)  # value mode: higher / same / lower
     illegal: Counter[str] = field(default_factory=Counter)
@@ -226,6 +253,8 @@ def compare(pos: Position, rules: Rules, play: Play, side: Side, answer: dict) -
     """Tally the peer's answer against our play; the disagreement, if any, as JSON."""
     side.seconds.append(answer["seconds"])
     side.errors += bool(answer["error"])
+    if answer["seconds"] is None:
+        return None  # its process died: no play to compare
     peer_tiles = len(answer["placed"])
     peer_legal, why = judge_peer(pos, rules, answer)
     peer_value = None
@@ -273,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--presets", default="standard,six-player")
+    parser.add_argument("--table-tiles", default="0-80", help="table sizes drawn from this range")
+    parser.add_argument("--rack-tiles", default="1-30", help="rack sizes drawn from this range")
+    parser.add_argument("--opened-share", type=float, default=0.75, help="share of opened players")
     parser.add_argument("--peer-python", default="/tmp/peer-venv/bin/python")
     parser.add_argument(
         "--peer-backends",
@@ -289,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = random.Random(args.seed)
     presets = args.presets.split(",")
-    positions = [random_position(rng, presets[i % len(presets)]) for i in range(args.positions)]
+    mix = Mix(_span(args.table_tiles), _span(args.rack_tiles), args.opened_share)
+    positions = [random_position(rng, presets[i % len(presets)], mix) for i in range(args.positions)]
     backends = [b for b in args.peer_backends.split(",") if b]
     if args.known_cases:
         peer = Peer(args.peer_python, backends[0])
@@ -300,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     # Warm both sides up (imports, caches, the peer's first cvxpy compile) on other positions.
     warm_rng = random.Random(args.seed + 1)
     for i in range(args.warm_up):
-        pos = random_position(warm_rng, presets[i % len(presets)])
+        pos = random_position(warm_rng, presets[i % len(presets)], mix)
         rules = find_preset(pos.preset)
         solve(pos.table, pos.rack, rules, pos.opened, pos.maximize, time_limit=args.time_limit)  # type: ignore[arg-type]
         for peer in peers:
@@ -344,13 +377,20 @@ def main(argv: list[str] | None = None) -> int:
         print("  tiles mode, ours vs peer: " + ", ".join(f"{k} {v}" for k, v in sorted(side.tally.items())))
         print("  value mode, ours vs peer: " + ", ".join(f"{k} {v}" for k, v in sorted(side.values.items())))
         print(f"  peer plays that break the rules: {sum(side.illegal.values())}; peer errors: {side.errors}")
+        crashed = sum(x is None for x in side.seconds)
+        if crashed:
+            print(f"  the peer's process died on {crashed} positions (left out of the times)")
         for why, count in side.illegal.most_common():
             print(f"    {count:4d}  {why}")
 
+    # Times compare only where every peer answered (a crashed peer has no time).
+    answered = [all(side.seconds[i] is not None for side in sides) for i in range(len(positions))]
+    for side in sides:
+        side.seconds = [0.0 if x is None else x for x in side.seconds]
     subsets = {
-        "all": [True] * len(positions),
-        "opened": [p.opened for p in positions],
-        "not opened": [not p.opened for p in positions],
+        "all": answered,
+        "opened": [p.opened and a for p, a in zip(positions, answered, strict=True)],
+        "not opened": [not p.opened and a for p, a in zip(positions, answered, strict=True)],
     }
     fastest = min(sides, key=lambda s: statistics.median(s.seconds))
     print(f"solve times in ms (peer's fastest backend here by median: {fastest.name}):")
