@@ -83,7 +83,7 @@ class Template:
     faces: tuple[Tile, ...]
     types: tuple[int, ...]
 
-    @property
+    @functools.cached_property
     def value(self) -> int:
         return sum(t.points for t in self.faces)
 
@@ -307,9 +307,11 @@ class _Programme:
         integer: bool,
     ) -> int:
         """A column worth (tiles, points, sets kept) per unit, at most `upper`."""
-        levels = tuple(worth[i] for i in self.order)
-        self.levels.append(levels)  # type: ignore[arg-type]
-        self.costs.append(sum(w * v for w, v in zip(self.weights, levels, strict=True)))
+        first, second, third = self.order
+        levels = (worth[first], worth[second], worth[third])
+        self.levels.append(levels)
+        weights = self.weights
+        self.costs.append(weights[0] * levels[0] + weights[1] * levels[1] + weights[2] * levels[2])
         self.upper.append(upper)
         self.integer.append(integer)
         self.columns.append(list(entries))
@@ -661,12 +663,14 @@ class _Model:
         opening = threshold is not None
         self.table_tiles = sum(table_counts)
 
-        usable = [
-            template
-            for template in templates()
-            if sum(1 for t in template.types if not available[t]) <= jokers
-            and any(available[t] for t in template.types)
-        ]
+        usable = []
+        for template in templates():
+            missing = 0
+            for t in template.types:
+                if not available[t]:
+                    missing += 1
+            if missing <= jokers and missing < len(template.types):
+                usable.append(template)
         face_rows: dict[int, int] = {}
         for template in usable:
             for t in template.types:

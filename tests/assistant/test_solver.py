@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from assistant import solver as solver_module
 from assistant.rules import find_preset
 from assistant.sets import check_set
 from assistant.solver import (
@@ -417,3 +419,66 @@ def test_every_play_passes_the_turn_judge(
     # Never worse than laying out only new sets from the rack, which an opened player may always do.
     if opened and maximize == "tiles":
         assert play.tiles >= solve([], rack, rules, opened=True).tiles
+
+
+# ---------------------------------------------------------------- the search: own branch and bound vs HiGHS
+
+
+def _kept_sets(table: list[list[Tile]], after: tuple[tuple[Tile, ...], ...]) -> int:
+    """Table sets laid out exactly as they were (the third level of the objective)."""
+    left = Counter(tuple(s) for s in table)
+    kept = 0
+    for s in after:
+        if left[tuple(s)]:
+            left[tuple(s)] -= 1
+            kept += 1
+    return kept
+
+
+def _highs_only(table, rack, rules, opened: bool, maximize: str = "tiles"):  # noqa: ANN001, ANN202
+    """The same position with no node budget: the LP, then straight to HiGHS's branch and cut."""
+    with mock.patch.object(solver_module, "_NODE_BUDGET", 0):
+        return solve(table, rack, rules, opened, maximize)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("preset", "table", "rack", "placed"),
+    [
+        # The LP relaxation places four tiles (k8 k8 halved into two runs); no whole play has more than
+        # three, so the search proves "four" empty and holds the level at three.
+        ("six-player", "k6 o6 b6 r6 | k13 b13 r13 o13", "k8 k8 r9 o10 b7 b8 k5 J", 3),
+        # A fractional relaxation that the branch and bound settles in a few nodes.
+        ("standard", "k9 r9 o9 b9 | o3 o4 o5 o6 o7 o8 o9 o10", "o7 k3 r5 b11 b9 k2", 1),
+    ],
+)
+def test_fractional_relaxations_are_settled_exactly(preset: str, table: str, rack: str, placed: int) -> None:
+    rules = find_preset(preset)
+    before, hand = parse_layout(table), tiles(rack)
+    play = solve(before, hand, rules, opened=True)
+    assert play.optimal
+    assert play.tiles == placed == _brute_force_most_tiles([t for s in before for t in s], hand)
+    assert judge_turn(before, [list(s) for s in play.table], hand, True, rules).legal
+    other = _highs_only(before, hand, rules, True)
+    assert (other.tiles, other.value, _kept_sets(before, other.table)) == (
+        play.tiles,
+        play.value,
+        _kept_sets(before, play.table),
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions())
+def test_own_search_reaches_what_highs_proves(
+    position: tuple[str, list[list[Tile]], list[Tile], bool, str],
+) -> None:
+    """Tiles, points and table sets kept: the same three levels as HiGHS's own branch and cut."""
+    preset, table, rack, opened, maximize = position
+    rules = find_preset(preset)
+    play = solve(table, rack, rules, opened, maximize)  # type: ignore[arg-type]
+    other = _highs_only(table, rack, rules, opened, maximize)
+    assert play.optimal and other.optimal
+    assert (play.tiles, play.value, _kept_sets(table, play.table)) == (
+        other.tiles,
+        other.value,
+        _kept_sets(table, other.table),
+    )
