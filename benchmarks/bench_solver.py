@@ -16,6 +16,7 @@ opened, checked to be new sets from the rack alone worth the threshold (000_*.tx
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import random
@@ -178,6 +179,17 @@ def show_known_cases(peer: Peer) -> None:
         print(f"    peer: {len(answer['placed'])} tiles: {peer_sets} ({'legal' if legal else why})")
 
 
+def _load_solver(path: Path):  # noqa: ANN202 - a module
+    """An earlier `assistant/solver.py`, loaded from a file beside the current package."""
+    spec = importlib.util.spec_from_file_location("solver_before", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load a solver from {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
 def _span(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     return int(low), int(high or low)
@@ -312,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the peer's MILP backends, one peer process each (GLPK_MI needs cvxopt, HIGHS highspy)",
     )
     parser.add_argument("--warm-up", type=int, default=10, help="untimed positions solved first by all")
+    parser.add_argument(
+        "--baseline-solver",
+        type=Path,
+        default=None,
+        help="an earlier assistant/solver.py (git show REV:assistant/solver.py > FILE), timed as 'before'",
+    )
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--report", type=Path, default=None, help="write every disagreement as JSON here")
     parser.add_argument(
@@ -330,16 +348,21 @@ def main(argv: list[str] | None = None) -> int:
         peer.close()
         return 0
     peers = [Peer(args.peer_python, b) for b in backends]
+    baseline = _load_solver(args.baseline_solver) if args.baseline_solver else None
     # Warm both sides up (imports, caches, the peer's first cvxpy compile) on other positions.
     warm_rng = random.Random(args.seed + 1)
     for i in range(args.warm_up):
         pos = random_position(warm_rng, presets[i % len(presets)], mix)
         rules = find_preset(pos.preset)
         solve(pos.table, pos.rack, rules, pos.opened, pos.maximize, time_limit=args.time_limit)  # type: ignore[arg-type]
+        if baseline is not None:
+            baseline.solve(pos.table, pos.rack, rules, pos.opened, pos.maximize, time_limit=args.time_limit)
         for peer in peers:
             peer.ask(pos, rules)
 
     ours = Side("ours")
+    before = Side("before")
+    before_differs = 0
     sides = [Side(peer.backend) for peer in peers]
     illegal_ours = unproved = 0
     disagreements: list[dict] = []
@@ -349,6 +372,12 @@ def main(argv: list[str] | None = None) -> int:
         answers = [peer.ask(pos, rules) for peer in peers]
         play: Play = solve(pos.table, pos.rack, rules, pos.opened, pos.maximize, time_limit=args.time_limit)  # type: ignore[arg-type]
         ours.seconds.append(play.seconds)
+        if baseline is not None:
+            old = baseline.solve(
+                pos.table, pos.rack, rules, pos.opened, pos.maximize, time_limit=args.time_limit
+            )
+            before.seconds.append(old.seconds)
+            before_differs += (old.tiles, old.value) != (play.tiles, play.value)
         unproved += not play.optimal
         verdict = judge_turn(pos.table, [list(s) for s in play.table], pos.rack, pos.opened, rules)
         if not verdict.legal:
@@ -372,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"our plays judged illegal: {illegal_ours}; not proved optimal in {args.time_limit:g} s: {unproved}"
     )
+    if baseline is not None:
+        print(f"before ({args.baseline_solver}): tiles or value differ from ours on {before_differs}")
     for side in sides:
         print(f"against the peer with {side.name}:")
         print("  tiles mode, ours vs peer: " + ", ".join(f"{k} {v}" for k, v in sorted(side.tally.items())))
@@ -394,28 +425,27 @@ def main(argv: list[str] | None = None) -> int:
     }
     fastest = min(sides, key=lambda s: statistics.median(s.seconds))
     print(f"solve times in ms (peer's fastest backend here by median: {fastest.name}):")
-    header = f"  {'positions':<12}{'solver':<10}{'median':>8}{'p90':>8}{'p95':>8}{'max':>8}"
+    header = f"  {'positions':<18}{'solver':<10}{'median':>8}{'p90':>8}{'p95':>8}{'max':>8}"
     print(header)
     ratios: dict[str, tuple[float, float]] = {}
     for label, mask in subsets.items():
         if not any(mask):
             continue
-        for side in (ours, *sides):
+        for side in (ours, *([before] if baseline is not None else []), *sides):
             xs = [x for x, m in zip(side.seconds, mask, strict=True) if m]
             print(
-                f"  {label + f' ({len(xs)})':<12}{side.name:<10}{statistics.median(xs) * 1000:8.1f}"
+                f"  {label + f' ({len(xs)})':<18}{side.name:<10}{statistics.median(xs) * 1000:8.1f}"
                 f"{percentile(xs, 90) * 1000:8.1f}{percentile(xs, 95) * 1000:8.1f}{max(xs) * 1000:8.1f}"
             )
-        mine = [x for x, m in zip(ours.seconds, mask, strict=True) if m]
         theirs = [x for x, m in zip(fastest.seconds, mask, strict=True) if m]
-        ratios[label] = (
-            statistics.median(mine) / statistics.median(theirs),
-            percentile(mine, 90) / percentile(theirs, 90),
-        )
+        for side in (ours, *([before] if baseline is not None else [])):
+            mine = [x for x, m in zip(side.seconds, mask, strict=True) if m]
+            ratios[f"{side.name} / peer {fastest.name}, {label}"] = (
+                statistics.median(mine) / statistics.median(theirs),
+                percentile(mine, 90) / percentile(theirs, 90),
+            )
     for label, (median_ratio, p90_ratio) in ratios.items():
-        print(
-            f"ratio ours / peer {fastest.name}, {label}: median {median_ratio:.2f}, p90 {p90_ratio:.2f}"
-        )
+        print(f"ratio {label}: median {median_ratio:.2f}, p90 {p90_ratio:.2f}")
     print(f"wall time {elapsed:.0f} s")
     if args.report:
         args.report.write_text(json.dumps(disagreements, indent=1))
