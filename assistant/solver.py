@@ -21,6 +21,7 @@ import itertools
 import math
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -227,10 +228,27 @@ def _check_supply(table_counts: Sequence[int], rack_counts: Sequence[int], rules
             )
 
 
+_HIGHS = threading.local()
+
+
 def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; highspy ships no stubs for it
-    """A silent HiGHS instance set up to prove optimality of whole-number objectives."""
+    """A silent HiGHS instance set up to prove optimality of whole-number objectives, model cleared.
+
+    One per thread, kept between solves: making one and setting its options costs about as much as
+    a small LP.
+    """
     import highspy
 
+    highs = getattr(_HIGHS, "highs", None)
+    if highs is None:
+        highs = _HIGHS.highs = _make_highs(highspy)
+    else:
+        highs.clearModel()
+    highs.setOptionValue("time_limit", _INF if time_limit is None else float(time_limit))
+    return highs, highspy
+
+
+def _make_highs(highspy):  # noqa: ANN001, ANN202 - the module and a HiGHS handle
     try:
         # The bare pybind class: `highspy.Highs()` prints a banner on stdout, which would break `--json`.
         from highspy._core import _Highs as highs_class
@@ -259,9 +277,7 @@ def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; high
     # root two to three times sooner (measured on the benchmark positions).
     highs.setOptionValue("presolve", "off")
     highs.setOptionValue("mip_heuristic_run_feasibility_jump", False)
-    if time_limit is not None:
-        highs.setOptionValue("time_limit", float(time_limit))
-    return highs, highspy
+    return highs
 
 
 @dataclass(frozen=True)
@@ -333,14 +349,9 @@ class _Programme:
         highs, core = _new_highs(time_limit)
         statuses = core.HighsModelStatus
         n_cols = len(self.costs)
-        starts = [0]
-        rows: list[int] = []
-        coefs: list[float] = []
-        for entries in self.columns:
-            for row, coef in entries:
-                rows.append(row)
-                coefs.append(coef)
-            starts.append(len(rows))
+        starts = list(itertools.accumulate(map(len, self.columns), initial=0))
+        rows = [row for entries in self.columns for row, _ in entries]
+        coefs = [coef for entries in self.columns for _, coef in entries]
         lp = core.HighsLp()
         lp.num_col_ = n_cols
         lp.num_row_ = self.n_rows
