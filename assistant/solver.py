@@ -21,7 +21,6 @@ import itertools
 import math
 import os
 import sys
-import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -228,23 +227,17 @@ def _check_supply(table_counts: Sequence[int], rack_counts: Sequence[int], rules
             )
 
 
-_HIGHS = threading.local()
-
-
 def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; highspy ships no stubs for it
-    """A silent HiGHS instance set up to prove optimality of whole-number objectives, model cleared.
+    """A new silent HiGHS instance set up to prove optimality of whole-number objectives.
 
-    One per thread, kept between solves: making one and setting its options costs about as much as
-    a small LP.
+    New for every programme: HiGHS's clock runs from the instance's creation, and its time limit is
+    checked against that clock (across runs), so one kept between solves would time out for good.
     """
     import highspy
 
-    highs = getattr(_HIGHS, "highs", None)
-    if highs is None:
-        highs = _HIGHS.highs = _make_highs(highspy)
-    else:
-        highs.clearModel()
-    highs.setOptionValue("time_limit", _INF if time_limit is None else float(time_limit))
+    highs = _make_highs(highspy)
+    if time_limit is not None:
+        highs.setOptionValue("time_limit", float(time_limit))
     return highs, highspy
 
 
@@ -405,7 +398,7 @@ class _Programme:
                 # No whole solution reaches this level: every one is at least one lower.
                 bound -= 1.0
                 highs.changeRowBounds(level_row, bound, bound)
-        return self._branch_and_cut(highs, core, level_row, bound, incumbent, time_limit, started)
+        return self._branch_and_cut(highs, core, level_row, bound, incumbent)
 
     def _branch_and_bound(
         self,
@@ -441,8 +434,12 @@ class _Programme:
             applied = node
             highs.run()
             nodes += 1
-            if highs.getModelStatus() != statuses.kOptimal:
+            status = highs.getModelStatus()
+            if status == statuses.kInfeasible:
                 continue
+            if status != statuses.kOptimal:  # the time limit: the search is cut short, nothing proved
+                finished = False
+                break
             lp_feasible = True
             if math.floor(highs.getInfo().objective_function_value + _TOLERANCE) <= best_value:
                 continue
@@ -489,8 +486,6 @@ class _Programme:
         level_row: int,
         bound: float,
         incumbent: list[float] | None,
-        time_limit: float | None,
-        started: float,
     ) -> tuple[list[float] | None, bool]:
         """HiGHS's branch and cut, the first level at most `bound` (held there when the incumbent is)."""
         statuses = core.HighsModelStatus
@@ -506,9 +501,7 @@ class _Programme:
         )
         if incumbent is not None:
             highs.setSolution(n_cols, everything, np.array(incumbent, dtype=np.float64))
-        if time_limit is not None:
-            highs.setOptionValue("time_limit", max(0.001, time_limit - (time.perf_counter() - started)))
-        highs.run()
+        highs.run()  # HiGHS's clock started with the instance, so its time limit covers all before too
         status = highs.getModelStatus()
         if status == statuses.kOptimal:
             return list(highs.getSolution().col_value), True
