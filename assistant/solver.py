@@ -335,8 +335,9 @@ class _Programme:
         The LP relaxation first: when its optimum is whole, that is the optimum (most positions). Else
         the first level is held at the whole part of its LP value, which no whole solution exceeds, and
         a small depth-first branch and bound over the warm-started LP finds and proves the best whole
-        solution there; when it proves there is none, the level is held one lower. HiGHS's own branch
-        and cut, whose root work alone costs more than all that, runs only past a node budget.
+        solution there; when it proves there is none, one more search with the level at most one lower
+        settles it. HiGHS's own branch and cut, whose root work alone costs more than all that, runs
+        only past a node budget.
         """
         started = time.perf_counter()
         highs, core = _new_highs(time_limit)
@@ -366,6 +367,7 @@ class _Programme:
         incumbent: list[float] | None = None
         bound = _INF
         level_row = -1
+        held = True  # the level row holds the first level at `bound` (else: at most `bound`)
         if status == statuses.kOptimal:
             values = list(highs.getSolution().col_value)
             whole = self._whole(values)
@@ -381,24 +383,23 @@ class _Programme:
                 np.array([self.levels[j][0] for j in indices], dtype=np.float64),
             )
             level_row = highs.getNumRow() - 1
-            nodes_left = _NODE_BUDGET
             deadline = _INF if time_limit is None else started + time_limit
-            while nodes_left > 0:
-                search = self._branch_and_bound(highs, statuses, nodes_left, deadline)
-                nodes_left -= search.nodes
-                if not search.finished:
-                    incumbent = search.best
-                    break
-                if search.best is not None:
-                    return search.best, True
+            search = self._branch_and_bound(highs, statuses, _NODE_BUDGET, deadline)
+            if search.finished and search.best is not None:
+                return search.best, True
+            if search.finished:
+                # No whole solution reaches the bound: every one is at least one lower. One search
+                # with the level at most that (cutting by the incumbent) settles the rest.
                 if not search.lp_feasible or bound < 1:
-                    # Not even the LP reaches this level, so no lower one either (the LP's levels
-                    # form an interval): no whole solution at all.
                     return None, True
-                # No whole solution reaches this level: every one is at least one lower.
                 bound -= 1.0
-                highs.changeRowBounds(level_row, bound, bound)
-        return self._branch_and_cut(highs, core, level_row, bound, incumbent)
+                highs.changeRowBounds(level_row, -_INF, bound)
+                held = False
+                search = self._branch_and_bound(highs, statuses, _NODE_BUDGET - search.nodes, deadline)
+                if search.finished:
+                    return search.best, True
+            incumbent = search.best
+        return self._branch_and_cut(highs, core, level_row, bound, incumbent, held)
 
     def _branch_and_bound(
         self,
@@ -486,12 +487,14 @@ class _Programme:
         level_row: int,
         bound: float,
         incumbent: list[float] | None,
+        held: bool,
     ) -> tuple[list[float] | None, bool]:
-        """HiGHS's branch and cut, the first level at most `bound` (held there when the incumbent is)."""
+        """HiGHS's branch and cut, the first level at most `bound` (held there when `held` and the
+        incumbent proves it reachable)."""
         statuses = core.HighsModelStatus
         n_cols = len(self.upper)
         if level_row >= 0:
-            highs.changeRowBounds(level_row, bound if incumbent is not None else -_INF, bound)
+            highs.changeRowBounds(level_row, bound if held and incumbent is not None else -_INF, bound)
         kinds = core.HighsVarType
         everything = np.arange(n_cols, dtype=np.int32)
         highs.changeColsIntegrality(

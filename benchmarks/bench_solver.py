@@ -1,16 +1,25 @@
 """Side-by-side benchmark: `assistant.solver` against the PyPI package `rummikub-solver` (the peer).
 
-The peer runs in its own virtual environment through `benchmarks/peer_driver.py`; both solvers see the
-same positions in one run, one after the other per position, so the machine load is shared. Positions:
-a table of 0-80 tiles made of valid sets (runs of 3-7, groups, some jokers) and a rack of 1-30 tiles
-drawn from what is left, standard (106 tiles) and six-player (160 tiles) editions, opened or not.
+The peer runs in its own virtual environment through `benchmarks/peer_driver.py`, one long-lived
+process per MILP backend (`--peer-backends`, default GLPK_MI and HIGHS); every solver sees the same
+positions in one run, one after the other per position, so the machine load is shared. Times are
+in-process and warmed (`--warm-up` positions first, untimed); the ratio is taken against the peer's
+fastest backend by median. `--baseline-solver` times an earlier `assistant/solver.py` on the same
+positions too, so before and after come from one run.
+
+Positions: a table of 0-80 tiles made of valid sets (runs of 3-8, groups, some jokers) and a rack of
+1-30 tiles drawn from what is left, standard (106 tiles) and six-player (160 tiles) editions, 75 %
+opened (`--table-tiles`, `--rack-tiles`, `--opened-share` change the mix).
 
 Every play of ours is checked by the turn judge. Where the tile counts differ, the peer's play is judged
 by the rules: laid out in physical order and given to `judge_turn` (opened), or, for a player who has not
 opened, checked to be new sets from the rack alone worth the threshold (000_*.txt section 3).
 
-    python3 -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install rummikub-solver
-    nice .venv/bin/python benchmarks/bench_solver.py --positions 500 --peer-python /tmp/peer-venv/bin/python
+    python3 -m venv /tmp/peer-venv
+    /tmp/peer-venv/bin/pip install rummikub-solver==1.0.0 cvxopt highspy    # GLPK_MI, HIGHS backends
+    git show REV:assistant/solver.py > /tmp/solver_before.py                 # optional
+    nice -n 19 .venv/bin/python benchmarks/bench_solver.py --positions 120 --seed 2026 \
+        --peer-python /tmp/peer-venv/bin/python --baseline-solver /tmp/solver_before.py
 """
 
 from __future__ import annotations

@@ -444,8 +444,8 @@ def _highs_only(table, rack, rules, opened: bool, maximize: str = "tiles"):  # n
 @pytest.mark.parametrize(
     ("preset", "table", "rack", "placed"),
     [
-        # The LP relaxation places four tiles (k8 k8 halved into two runs); no whole play has more than
-        # three, so the search proves "four" empty and holds the level at three.
+        # The LP relaxation places four tiles; no whole play has more than three, so the search proves
+        # "four" empty and a second one, with at most three, finds the play.
         ("six-player", "k6 o6 b6 r6 | k13 b13 r13 o13", "k8 k8 r9 o10 b7 b8 k5 J", 3),
         # A fractional relaxation that the branch and bound settles in a few nodes.
         ("standard", "k9 r9 o9 b9 | o3 o4 o5 o6 o7 o8 o9 o10", "o7 k3 r5 b11 b9 k2", 1),
