@@ -5,13 +5,11 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant import solver as solver_module
 from assistant.rules import find_preset
 from assistant.sets import check_set
 from assistant.solver import (
@@ -419,129 +417,3 @@ def test_every_play_passes_the_turn_judge(
     # Never worse than laying out only new sets from the rack, which an opened player may always do.
     if opened and maximize == "tiles":
         assert play.tiles >= solve([], rack, rules, opened=True).tiles
-
-
-# ---------------------------------------------------------------- the search: own branch and bound vs HiGHS
-
-
-def _kept_sets(table: list[list[Tile]], after: tuple[tuple[Tile, ...], ...]) -> int:
-    """Table sets laid out exactly as they were (the third level of the objective)."""
-    left = Counter(tuple(s) for s in table)
-    kept = 0
-    for s in after:
-        if left[tuple(s)]:
-            left[tuple(s)] -= 1
-            kept += 1
-    return kept
-
-
-def _highs_only(table, rack, rules, opened: bool, maximize: str = "tiles"):  # noqa: ANN001, ANN202
-    """The same position with no node budget: the LP, then straight to HiGHS's branch and cut."""
-    with mock.patch.object(solver_module, "_NODE_BUDGET", 0):
-        return solve(table, rack, rules, opened, maximize)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("preset", "table", "rack", "placed"),
-    [
-        # The LP relaxation places four tiles; no whole play has more than three, so the search proves
-        # "four" empty and a second one, with at most three, finds the play.
-        ("six-player", "k6 o6 b6 r6 | k13 b13 r13 o13", "k8 k8 r9 o10 b7 b8 k5 J", 3),
-        # A fractional relaxation that the branch and bound settles in a few nodes.
-        ("standard", "k9 r9 o9 b9 | o3 o4 o5 o6 o7 o8 o9 o10", "o7 k3 r5 b11 b9 k2", 1),
-    ],
-)
-def test_fractional_relaxations_are_settled_exactly(preset: str, table: str, rack: str, placed: int) -> None:
-    rules = find_preset(preset)
-    before, hand = parse_layout(table), tiles(rack)
-    play = solve(before, hand, rules, opened=True)
-    assert play.optimal
-    assert play.tiles == placed == _brute_force_most_tiles([t for s in before for t in s], hand)
-    assert judge_turn(before, [list(s) for s in play.table], hand, True, rules).legal
-    other = _highs_only(before, hand, rules, True)
-    assert (other.tiles, other.value, _kept_sets(before, other.table)) == (
-        play.tiles,
-        play.value,
-        _kept_sets(before, play.table),
-    )
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions())
-def test_own_search_reaches_what_highs_proves(
-    position: tuple[str, list[list[Tile]], list[Tile], bool, str],
-) -> None:
-    """Tiles, points and table sets kept: the same three levels as HiGHS's own branch and cut."""
-    preset, table, rack, opened, maximize = position
-    rules = find_preset(preset)
-    play = solve(table, rack, rules, opened, maximize)  # type: ignore[arg-type]
-    other = _highs_only(table, rack, rules, opened, maximize)
-    assert play.optimal and other.optimal
-    assert (play.tiles, play.value, _kept_sets(table, play.table)) == (
-        other.tiles,
-        other.value,
-        _kept_sets(table, other.table),
-    )
-
-
-@pytest.mark.parametrize("time_limit", [1e-6, 1e-4, 1e-3, 5e-3, 2e-2])
-def test_time_limit_inside_the_search_gives_a_legal_play_never_a_false_verdict(time_limit: float) -> None:
-    """A time limit that falls in the branch and bound cuts it short; it never proves anything.
-
-    (An LP stopped by the time limit once read as "infeasible", and a valid table was called
-    unarrangeable.)
-    """
-    before = parse_layout(
-        "b7 b8 b9 b10 b11 b12 | k11 o11 r11 J | o7 k7 r7 | b7 o7 k7 | b13 o13 r13 | o3 o4 o5 | J k9 o9 | "
-        "o5 b5 k5 | r1 r2 r3 r4 r5 r6 r7 r8 | b3 b4 b5 b6 | k4 b4 o4 r4 | k12 b12 o12 | b11 o11 r11 | "
-        "r8 o8 k8 | b13 r13 o13 | o3 b3 k3 | k4 k5 k6 | r6 o6 k6"
-    )
-    rack = tiles("r12 o6 r9 o1 r12 k8 k11 k13 o9")
-    exact = solve(before, rack, STANDARD, opened=True, maximize="value")
-    play = solve(before, rack, STANDARD, opened=True, maximize="value", time_limit=time_limit)
-    assert play.optimal or "time limit" in play.message
-    if play.optimal:
-        assert (play.tiles, play.value) == (exact.tiles, exact.value)
-    assert judge_turn(before, [list(s) for s in play.table], rack, True, STANDARD).legal
-
-
-class _ClockRunsOut:
-    """A HiGHS handle whose time limit strikes after a number of LP solves, as a real one can mid-search."""
-
-    def __init__(self, highs, runs: int) -> None:  # noqa: ANN001 - a HiGHS handle
-        self._highs = highs
-        self._runs = runs
-
-    def run(self):  # noqa: ANN201
-        self._runs -= 1
-        if self._runs < 0:
-            self._highs.setOptionValue("time_limit", 1e-9)  # its clock is past that already
-        return self._highs.run()
-
-    def __getattr__(self, name: str):  # noqa: ANN204
-        return getattr(self._highs, name)
-
-
-@pytest.mark.parametrize("runs", [1, 2, 3, 5, 8, 20])
-def test_a_search_cut_short_by_the_clock_proves_nothing(runs: int) -> None:
-    """An LP stopped by the time limit is not an infeasible one: the valid table stays arrangeable."""
-    real = solver_module._new_highs
-
-    def clocked(time_limit):  # noqa: ANN001, ANN202
-        highs, core = real(time_limit)
-        return _ClockRunsOut(highs, runs), core
-
-    before = parse_layout(
-        "b7 b8 b9 b10 b11 b12 | k11 o11 r11 J | o7 k7 r7 | b7 o7 k7 | b13 o13 r13 | o3 o4 o5 | J k9 o9 | "
-        "o5 b5 k5 | r1 r2 r3 r4 r5 r6 r7 r8 | b3 b4 b5 b6 | k4 b4 o4 r4 | k12 b12 o12 | b11 o11 r11 | "
-        "r8 o8 k8 | b13 r13 o13 | o3 b3 k3 | k4 k5 k6 | r6 o6 k6"
-    )
-    rack = tiles("r12 o6 r9 o1 r12 k8 k11 k13 o9")
-    exact = solve(before, rack, STANDARD, opened=True, maximize="value")
-    with mock.patch.object(solver_module, "_new_highs", clocked):
-        play = solve(before, rack, STANDARD, opened=True, maximize="value")
-    if play.optimal:  # the search finished within these LP solves
-        assert (play.tiles, play.value) == (exact.tiles, exact.value)
-    else:
-        assert "time limit" in play.message
-    assert judge_turn(before, [list(s) for s in play.table], rack, True, STANDARD).legal
