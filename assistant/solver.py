@@ -3,8 +3,10 @@
 An exact integer programme after den Hertog & Hulshof (2006), "Solving Rummikub problems by integer linear
 programming", The Computer Journal 49(6): the programme chooses how often each valid set is laid out and
 which rack tiles are placed, so that every table tile is used again (opened player), or only rack tiles
-form new sets worth the opening threshold (player not yet opened, 000_*.txt section 3). HiGHS proves the
-optimum or reports that the time limit came first.
+form new sets worth the opening threshold (player not yet opened, 000_*.txt section 3). The LP relaxation
+(HiGHS) settles most positions; a small branch and bound over it, and past a node budget HiGHS's own
+branch and cut, the rest (`_Programme.solve`). The optimum is proved, or the play says the time limit
+came first.
 
 Sets are written as templates of real faces (runs of three to five tiles, groups of three or four); a joker
 stands in for one face of one laid-out copy, worth that face. Longer runs are not needed: any run of six or
