@@ -6,6 +6,8 @@ sets kept), and a search the time limit cuts short must prove nothing.
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections import Counter
 from unittest import mock
 
@@ -14,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 
 from assistant import solver as solver_module
 from assistant.rules import find_preset
-from assistant.solver import solve
-from assistant.tiles import Tile, parse_layout, parse_tiles
+from assistant.solver import _readings, is_valid_layout, solve
+from assistant.tiles import JOKER, Tile, parse_layout, parse_tiles
 from assistant.turn import judge_turn
 from tests.assistant.test_solver import _brute_force_most_tiles, positions
 
@@ -147,3 +149,20 @@ def test_a_search_cut_short_by_the_clock_proves_nothing(runs: int) -> None:
     else:
         assert "time limit" in play.message
     assert judge_turn(before, [list(s) for s in play.table], rack, True, STANDARD).legal
+
+
+def test_valid_layout_agrees_with_the_readings() -> None:
+    """`is_valid_layout` skips building readings; on every layout here it answers as they do."""
+    alphabet = [*tiles("r1 r2 r3 r4 r5 r11 r12 r13 k3 b3"), JOKER]
+    checked = 0
+    for size in range(0, 6):
+        for laid in itertools.product(alphabet, repeat=size) if size <= 4 else _sampled(alphabet, size):
+            expected = any(r.kind == "group" or r.layout == tuple(laid) for r in _readings(laid))
+            assert is_valid_layout(laid) == expected, laid
+            checked += 1
+    assert checked > 10_000
+
+
+def _sampled(alphabet: list[Tile], size: int) -> list[tuple[Tile, ...]]:
+    rng = random.Random(size)
+    return [tuple(rng.choice(alphabet) for _ in range(size)) for _ in range(20_000)]
