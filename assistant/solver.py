@@ -790,6 +790,8 @@ class _Model:
             copies.extend([template] * round(values[col]))
         joker_places: list[set[int]] = [set() for _ in copies]
         for col, t in self.joker_columns:
+            if not round(values[col]):
+                continue
             holders = [i for i, template in enumerate(copies) if t in template.types]
             # Jokers go to the copies holding fewest jokers so far, so sets keep their real tiles.
             holders.sort(key=lambda i: len(joker_places[i]))
