@@ -523,7 +523,9 @@ class _Programme:
             np.array([int(kinds.kInteger if i else kinds.kContinuous) for i in self.integer], dtype=np.uint8),
         )
         if incumbent is not None:
-            highs.setSolution(n_cols, everything, np.array(incumbent, dtype=np.float64))
+            start = core.HighsSolution()  # (the sparse overload is missing from older highspy)
+            start.col_value = incumbent
+            highs.setSolution(start)
         highs.run()  # HiGHS's clock started with the instance, so its time limit covers all before too
         status = highs.getModelStatus()
         if status == statuses.kOptimal:
