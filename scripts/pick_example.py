@@ -24,21 +24,28 @@ from vision.read import read_document
 from vision.reader import TileReader
 
 
-def truth_sets(truth: dict) -> tuple[list[list[str]], list[list[str]]]:
+def truth_sets(truth: dict) -> tuple[list[list[str]], list[list[str]]] | None:
+    """The sets, loose tiles and racks the photo shows (tiles out of frame left out); None when a set or
+    a rack is only partly in view (the example must show whole sets)."""
     tiles = truth["tiles"]
-    sets = [[tiles[i]["token"] for i in members] for members in truth["sets"]]
-    loose = [[t["token"]] for t in tiles if t["set_index"] is None and not t["on_rack"]]
-    racks = [[tiles[i]["token"] for i in members] for members in truth["racks"]]
+    groups = []
+    for members in truth["sets"] + truth["racks"]:
+        seen = [i for i in members if tiles[i]["labelled"]]
+        if seen and len(seen) != len(members):
+            return None
+        groups.append([tiles[i]["token"] for i in seen])
+    sets, racks = [g for g in groups[: len(truth["sets"])] if g], [g for g in groups[len(truth["sets"]):] if g]
+    loose = [[t["token"]] for t in tiles if t["labelled"] and t["set_index"] is None and not t["on_rack"]]
     return sets + loose, racks
 
 
 def good_example(truth: dict, document: dict) -> bool:
-    tiles = truth["tiles"]
-    if not truth["racks"] or not all(t["labelled"] and t["visible_fraction"] > 0.9 for t in tiles):
+    shown = truth_sets(truth)
+    if shown is None or not shown[1]:
         return False
-    sets, racks = truth_sets(truth)
+    sets, racks = shown
     verdicts = [check_set([Tile.parse(t) for t in s], STANDARD).valid for s in sets if len(s) >= 3]
-    if sum(verdicts) < 3 or all(verdicts) or any(len(s) == 1 for s in sets):
+    if sum(verdicts) < 3 or all(verdicts):
         return False
     read_sets = sorted(entry["tiles"] for entry in document["table"])
     return read_sets == sorted(sets) and sorted(document["racks"]) == sorted(racks)
@@ -48,11 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=4242)
     parser.add_argument("--tries", type=int, default=200)
+    parser.add_argument("--kind", default="game", help="scene kind to render (datasets.render --kind)")
     parser.add_argument("--out", type=Path, default=Path("vision/examples"))
     args = parser.parse_args(argv)
     reader = TileReader()
     for index in range(args.tries):
-        image, truth, _ = render_indexed(args.seed, index, long_side=1000, kind="game")
+        image, truth, _ = render_indexed(args.seed, index, long_side=1000, kind=args.kind)
         scene = truth.to_json()
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         photo = cv2.imdecode(encoded, cv2.IMREAD_COLOR)  # read as the shipped JPEG will be
