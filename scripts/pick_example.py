@@ -34,7 +34,8 @@ def truth_sets(truth: dict) -> tuple[list[list[str]], list[list[str]]] | None:
         if seen and len(seen) != len(members):
             return None
         groups.append([tiles[i]["token"] for i in seen])
-    sets, racks = [g for g in groups[: len(truth["sets"])] if g], [g for g in groups[len(truth["sets"]):] if g]
+    count = len(truth["sets"])
+    sets, racks = [g for g in groups[:count] if g], [g for g in groups[count:] if g]
     loose = [[t["token"]] for t in tiles if t["labelled"] and t["set_index"] is None and not t["on_rack"]]
     return sets + loose, racks
 
