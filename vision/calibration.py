@@ -1,0 +1,436 @@
+"""Calibration from photos of the player's own table and tiles (`rummi calibrate`, issue 15).
+
+- An empty table: whatever the reader finds on the bare cloth is not a tile. The crops it finds there (at a
+  low detector score, each also turned and rescaled) are kept as descriptors: the classifier's centred
+  log-probabilities, which place texture far from tile faces. A later detection closer than `false_radius`
+  to one of them, and not read with confidence `keep_above`, is dropped. The radius is set from tile
+  faces drawn on this very cloth (`datasets.tile_face`) and, given a tile photo, the set's own tiles: just
+  under their distance to the cloth, so real tiles are kept.
+- A tile photo: every tile's identity is known from the layout (rows in reading order). The set's ink
+  colours are measured on the crops and compared with the inks the classifier was trained on (measured the
+  same way on drawn faces); where recolouring crops from one to the other reads the photo's tiles better,
+  the profile maps inks at read time (cyan -> royal blue, yellow -> orange), and a tile is read both ways,
+  the more confident reading winning.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from assistant.tiles import CLASS_NAMES, COLORS, JOKER, NUMBERS, Color, Tile, class_id, format_tiles
+from vision.classifier import CropReadings, TileClassifier
+from vision.crops import crops_to_batch, cut_crops
+from vision.detections import Detections
+from vision.profile import COLOR_NAMES, Ink, ModelVersions, Profile, file_hash
+
+STANDARD_LAYOUT: list[list[Tile]] = [[Tile(c, n) for n in NUMBERS] for c in COLORS] + [[JOKER, JOKER]]
+"""The calibration layout: one row per colour (black, blue, red, orange) 1-13, then the two jokers."""
+
+FIND_SCORE = 0.1
+"""Detector score down to which the bare table's finds are learned (lower than any reading uses)."""
+KEEP_ABOVE = 0.95
+"""A detection read this confidently is a tile, however close it is to the cloth's finds."""
+RADIUS_SHARE = 0.9
+"""The radius is this share of the distance from the cloth's finds to the nearest tile face."""
+SYNTHETIC_FACES = 120
+MAX_FALSE_DESCRIPTORS = 1500
+MAX_MIN_SCORE = 0.5
+"""The per-table detector threshold stays at or under this (real tiles score far higher than texture)."""
+INK_SATURATION = 0.3
+"""Pixels more saturated than this are coloured ink (the ivory body is about 0.15)."""
+
+
+class CalibrationError(ValueError):
+    """A calibration photo cannot be used: the message says what did not match."""
+
+
+def model_versions(reader: object) -> ModelVersions:
+    """Hashes of the reader's detector and classifier files."""
+    detector = reader.detector  # type: ignore[attr-defined]
+    classifier = reader.classifier  # type: ignore[attr-defined]
+    classifier_path = getattr(classifier, "path", None)
+    return ModelVersions(
+        file_hash(detector.path), file_hash(classifier_path) if classifier_path is not None else "none"
+    )
+
+
+# --------------------------------------------------------------------------------------------- descriptors
+
+
+def describe_crops(classifier: TileClassifier, crops: np.ndarray) -> np.ndarray:
+    """(n, d) descriptors of crops: the classifier's log-probabilities, centred per crop (= its logits)."""
+    if len(crops) == 0:
+        return np.zeros((0, len(CLASS_NAMES)), np.float32)
+    probs, _ = classifier._session.run(None, {"crops": crops_to_batch(crops)})
+    logs = np.log(np.clip(probs, 1e-6, 1.0))
+    return (logs - logs.mean(axis=1, keepdims=True)).astype(np.float32)
+
+
+def nearest_distance(descriptors: np.ndarray, bank: np.ndarray) -> np.ndarray:
+    """(n,) Euclidean distance of each descriptor to its nearest one in `bank` (inf for an empty bank)."""
+    if len(bank) == 0 or len(descriptors) == 0:
+        return np.full(len(descriptors), np.inf, np.float32)
+    squared = (
+        (descriptors**2).sum(axis=1)[:, None] + (bank**2).sum(axis=1)[None, :] - 2.0 * descriptors @ bank.T
+    )
+    return np.sqrt(np.clip(squared.min(axis=1), 0.0, None)).astype(np.float32)
+
+
+def _scaled_boxes(boxes: np.ndarray, factor: float, frame_hw: tuple[int, int]) -> np.ndarray:
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+    half = (boxes[:, 2:] - boxes[:, :2]) / 2 * factor
+    out = np.concatenate([centre - half, centre + half], axis=1)
+    height, width = frame_hw
+    out[:, [0, 2]] = out[:, [0, 2]].clip(0, width)
+    out[:, [1, 3]] = out[:, [1, 3]].clip(0, height)
+    return out[(out[:, 2] - out[:, 0] >= 2) & (out[:, 3] - out[:, 1] >= 2)]
+
+
+def cloth_crops(reader: object, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the reader finds on a bare table: (crops with their turned and rescaled copies, the boxes,
+    their detector scores)."""
+    classifier: TileClassifier = reader.classifier  # type: ignore[attr-defined]
+    found = reader.detector.detect(frame, FIND_SCORE)  # type: ignore[attr-defined]
+    boxes = found.xyxy
+    if len(boxes) == 0:
+        return np.zeros((0, classifier.crop_size, classifier.crop_size, 3), np.uint8), boxes, found.confidence
+    parts = []
+    for factor in (1.0, 0.8, 1.25):
+        scaled = _scaled_boxes(boxes, factor, frame.shape[:2])
+        crops = cut_crops(frame, scaled, size=classifier.crop_size, margin=classifier.crop_margin)
+        parts.append(crops)
+        if factor == 1.0:
+            parts.extend(np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3))
+    return np.ascontiguousarray(np.concatenate(parts)), boxes, found.confidence
+
+
+def synthetic_tile_crops(
+    background_crops: np.ndarray, count: int, rng: np.random.Generator
+) -> tuple[np.ndarray, list[Tile]]:
+    """Tile faces of the usual print (`datasets.tile_face`) laid on patches of the cloth, cut as crops."""
+    from datasets.tile_face import Edition, render_face
+
+    size = background_crops.shape[1]
+    inner = int(round(size / 1.16))
+    offset = (size - inner) // 2
+    crops = np.empty((count, size, size, 3), np.uint8)
+    tiles: list[Tile] = []
+    classes = [Tile(c, n) for c in COLORS for n in NUMBERS] + [JOKER]
+    for k in range(count):
+        edition = Edition.sample(rng, "train", other=0.0)
+        tile = classes[k % len(classes)]
+        face, alpha = render_face(tile, edition, 96, rng)
+        face = cv2.resize(face, (inner, inner), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (inner, inner), interpolation=cv2.INTER_AREA)[:, :, None]
+        base = background_crops[int(rng.integers(0, len(background_crops)))].astype(np.float32) / 255.0
+        patch = base[offset : offset + inner, offset : offset + inner]
+        base[offset : offset + inner, offset : offset + inner] = patch * (1 - alpha) + face * alpha
+        base = cv2.GaussianBlur(base, (0, 0), float(rng.uniform(0.3, 1.0)))
+        crops[k] = np.clip(base * 255.0 + 0.5, 0, 255).astype(np.uint8)
+        tiles.append(tile)
+    return crops, tiles
+
+
+# --------------------------------------------------------------------------------------------- inks
+
+
+def ink_pixels(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """HSV (hue degrees, s, v 0-1) of the face's coloured-ink pixels and of its dark-ink pixels."""
+    size = crop.shape[0]
+    inner = crop[size // 6 : size - size // 6, size // 6 : size - size // 6]
+    hsv = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV_FULL).reshape(-1, 3).astype(np.float32)
+    hsv[:, 0] *= 360.0 / 256.0
+    hsv[:, 1:] /= 255.0
+    body = np.percentile(hsv[:, 2], 85)
+    coloured = hsv[(hsv[:, 1] > INK_SATURATION) & (hsv[:, 2] > 0.25 * body)]
+    dark = hsv[hsv[:, 2] < 0.55 * body]
+    return coloured, dark
+
+
+def measure_ink(crops: Sequence[np.ndarray], colour: Color) -> Ink | None:
+    """The mean ink of tiles of one colour: circular mean hue, median saturation and value."""
+    pixels = []
+    for crop in crops:
+        coloured, dark = ink_pixels(crop)
+        pixels.append(dark if colour is Color.BLACK else coloured)
+    if not pixels:
+        return None
+    stack = np.concatenate(pixels)
+    if len(stack) < 20:
+        return None
+    angles = np.deg2rad(stack[:, 0])
+    hue = math.degrees(math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))) % 360.0
+    return Ink(hue, float(np.median(stack[:, 1])), float(np.median(stack[:, 2])))
+
+
+def _hue_anchors(profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(from hues, to hues, saturation gains) of the coloured inks, sorted by the set's hue."""
+    names = [n for n in ("blue", "red", "orange") if n in profile.inks and n in profile.reference_inks]
+    source = np.array([profile.inks[n].hue for n in names])
+    target = np.array([profile.reference_inks[n].hue for n in names])
+    gain = np.array([profile.reference_inks[n].saturation / max(profile.inks[n].saturation, 1e-3) for n in names])
+    order = np.argsort(source)
+    return source[order], target[order], gain[order]
+
+
+def _circular_interp(hue: np.ndarray, source: np.ndarray, values: np.ndarray, period: float = 360.0) -> np.ndarray:
+    xs = np.concatenate([source - period, source, source + period])
+    ys = np.concatenate([values, values, values])
+    return np.interp(hue, xs, ys)
+
+
+def recolour_crops(crops: np.ndarray, profile: Profile) -> np.ndarray:
+    """Crops with the set's coloured inks turned to the inks the classifier knows (hue and saturation),
+    in proportion to how saturated each pixel is: the ivory body and black ink barely change."""
+    source, target, gain = _hue_anchors(profile)
+    if len(source) == 0 or len(crops) == 0:
+        return crops
+    shift = (target - source + 180.0) % 360.0 - 180.0
+    hsv = cv2.cvtColor(crops.reshape(-1, crops.shape[2], 3), cv2.COLOR_BGR2HSV_FULL).astype(np.float32)
+    hue = hsv[..., 0] * (360.0 / 256.0)
+    sat = hsv[..., 1] / 255.0
+    weight = np.clip((sat - 0.2) / 0.2, 0.0, 1.0)
+    new_hue = hue + weight * _circular_interp(hue, source, shift)
+    new_sat = sat * (1.0 + weight * (_circular_interp(hue, source, gain) - 1.0))
+    hsv[..., 0] = (new_hue % 360.0) * (256.0 / 360.0)
+    hsv[..., 1] = np.clip(new_sat, 0.0, 1.0) * 255.0
+    hsv = np.clip(hsv + 0.5, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL).reshape(crops.shape)
+
+
+def reference_inks(rng: np.random.Generator, size: int) -> dict[str, Ink]:
+    """The inks the classifier was trained on, measured on drawn faces of the usual print."""
+    from datasets.tile_face import Edition, render_face
+
+    crops: dict[Color, list[np.ndarray]] = {c: [] for c in COLORS}
+    inner = int(round(size / 1.16))
+    offset = (size - inner) // 2
+    for k in range(24):
+        colour = COLORS[k % 4]
+        edition = Edition.sample(rng, "train", other=0.0)
+        face, alpha = render_face(Tile(colour, int(rng.integers(1, 14))), edition, 96, rng)
+        canvas = np.full((size, size, 3), 0.35, np.float32)
+        face = cv2.resize(face, (inner, inner), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (inner, inner), interpolation=cv2.INTER_AREA)[:, :, None]
+        region = canvas[offset : offset + inner, offset : offset + inner]
+        canvas[offset : offset + inner, offset : offset + inner] = region * (1 - alpha) + face * alpha
+        crops[colour].append(np.clip(canvas * 255 + 0.5, 0, 255).astype(np.uint8))
+    inks = {}
+    for colour in COLORS:
+        ink = measure_ink(crops[colour], colour)
+        if ink is not None:
+            inks[COLOR_NAMES[COLORS.index(colour)]] = ink
+    return inks
+
+
+# --------------------------------------------------------------------------------------------- layouts
+
+
+def _row_name(row: list[Tile]) -> str:
+    if all(t.is_joker for t in row):
+        return "jokers"
+    colours = {t.color for t in row}
+    if len(colours) == 1 and None not in colours:
+        return COLOR_NAMES[COLORS.index(next(iter(colours)))]  # type: ignore[arg-type]
+    return format_tiles(row)
+
+
+def rows_in_photo(detections: Detections) -> list[list[int]]:
+    """Detections grouped into rows, top row first, each left to right along the tiles' own right."""
+    if len(detections) == 0:
+        return []
+    angles = np.deg2rad(detections.angle.astype(np.float64))
+    theta = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+    if not detections.is_read.any():
+        theta = 0.0
+    centres = (detections.xyxy[:, :2] + detections.xyxy[:, 2:]) / 2
+    right = np.array([math.cos(theta), -math.sin(theta)])
+    up = np.array([-math.sin(theta), -math.cos(theta)])
+    along = centres @ right
+    down = -(centres @ up)
+    sizes = detections.xyxy[:, 2:] - detections.xyxy[:, :2]
+    tile_height = float(np.median(sizes.max(axis=1)))
+    order = np.argsort(down, kind="stable")
+    rows: list[list[int]] = [[int(order[0])]]
+    for previous, index in zip(order[:-1], order[1:], strict=True):
+        if down[index] - down[previous] > 0.45 * tile_height:
+            rows.append([])
+        rows[-1].append(int(index))
+    return [sorted(row, key=lambda i: along[i]) for row in rows]
+
+
+def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple[int, Tile]]:
+    """Pair each detection with its tile of `layout` (rows in reading order).
+
+    Raises:
+        CalibrationError: the rows found do not match the layout (the message says which and how).
+    """
+    rows = rows_in_photo(detections)
+    problems = []
+    if len(rows) != len(layout):
+        counts = ", ".join(str(len(r)) for r in rows) or "none"
+        raise CalibrationError(
+            f"found {len(rows)} rows of tiles ({counts} tiles), {len(layout)} expected "
+            f"({', '.join(str(len(r)) for r in layout)} tiles)"
+        )
+    for number, (found, expected) in enumerate(zip(rows, layout, strict=True), start=1):
+        if len(found) != len(expected):
+            problems.append(
+                f"row {number} ({_row_name(expected)}) has {len(found)} tiles, {len(expected)} expected"
+            )
+    if problems:
+        raise CalibrationError("; ".join(problems))
+    return [(i, tile) for found, expected in zip(rows, layout, strict=True) for i, tile in zip(found, expected, strict=True)]
+
+
+# --------------------------------------------------------------------------------------------- learning
+
+
+@dataclass
+class TilePhotoSample:
+    """The crops of one tile photo with the tiles the layout says they are."""
+
+    crops: np.ndarray
+    tiles: list[Tile]
+    boxes: np.ndarray
+
+
+def read_tile_photo(reader: object, frame: np.ndarray, layout: list[list[Tile]]) -> TilePhotoSample:
+    """Find the layout's tiles in a photo.
+
+    Raises:
+        CalibrationError: the tiles found do not match the layout.
+    """
+    from vision.detector import DEFAULT_CONFIDENCE
+
+    classifier: TileClassifier = reader.classifier  # type: ignore[attr-defined]
+    error: CalibrationError | None = None
+    for score in (DEFAULT_CONFIDENCE, 0.25, 0.55):
+        found = reader.detector.detect(frame, score)  # type: ignore[attr-defined]
+        if classifier is not None and len(found):
+            readings = classifier.read(frame, found.xyxy)
+            found = found.with_readings(readings.topk_class_ids, readings.topk_scores, readings.angle_deg)
+        try:
+            pairs = match_layout(found, layout)
+        except CalibrationError as failed:
+            error = error or failed
+            continue
+        indices = [i for i, _ in pairs]
+        boxes = found.xyxy[indices]
+        crops = cut_crops(frame, boxes, size=classifier.crop_size, margin=classifier.crop_margin)
+        return TilePhotoSample(crops, [t for _, t in pairs], boxes)
+    assert error is not None
+    raise error
+
+
+def _accuracy(classifier: TileClassifier, crops: np.ndarray, tiles: list[Tile]) -> np.ndarray:
+    truth = np.array([class_id(t) for t in tiles])
+    return classifier.read_crops(crops).topk_class_ids[:, 0] == truth
+
+
+def calibrate(
+    reader: object,
+    empty_frames: Sequence[np.ndarray] = (),
+    tile_samples: Sequence[TilePhotoSample] = (),
+    seed: int = 0,
+) -> Profile:
+    """Learn a profile from bare-table photos and tile photos already matched to their layouts."""
+    classifier: TileClassifier = reader.classifier  # type: ignore[attr-defined]
+    rng = np.random.default_rng(seed)
+    profile = Profile(models=model_versions(reader), empty_photos=len(empty_frames), tile_photos=len(tile_samples))
+    tile_crops = np.concatenate([s.crops for s in tile_samples]) if tile_samples else None
+    tiles = [t for s in tile_samples for t in s.tiles]
+    profile.tiles_learned = len(tiles)
+    if tile_crops is not None:
+        profile.tile_descriptors = describe_crops(classifier, tile_crops)
+        for colour in COLORS:
+            chosen = [c for c, t in zip(tile_crops, tiles, strict=True) if t.color is colour]
+            ink = measure_ink(chosen, colour)
+            if ink is not None:
+                profile.inks[COLOR_NAMES[COLORS.index(colour)]] = ink
+        profile.reference_inks = reference_inks(rng, classifier.crop_size)
+        plain = _accuracy(classifier, tile_crops, tiles)
+        profile.map_inks = True
+        both = read_crops_profiled(classifier, tile_crops, profile).topk_class_ids[:, 0] == np.array(
+            [class_id(t) for t in tiles]
+        )
+        profile.map_inks = bool(both.sum() > plain.sum())
+        profile.notes["tile_accuracy_plain"] = round(float(plain.mean()), 4)
+        profile.notes["tile_accuracy_mapped"] = round(float(both.mean()), 4)
+    if empty_frames:
+        found = [cloth_crops(reader, frame) for frame in empty_frames]
+        crops = np.concatenate([f[0] for f in found])
+        scores = np.concatenate([f[2] for f in found])
+        if len(crops) > MAX_FALSE_DESCRIPTORS:
+            crops = crops[rng.choice(len(crops), MAX_FALSE_DESCRIPTORS, replace=False)]
+        bank = describe_crops(classifier, crops)
+        profile.false_descriptors = bank
+        profile.keep_above = KEEP_ABOVE
+        if len(bank):
+            synthetic, _ = synthetic_tile_crops(crops, SYNTHETIC_FACES, rng)
+            distances = nearest_distance(describe_crops(classifier, synthetic), bank)
+            nearest_tile = float(np.percentile(distances, 2))
+            if tile_crops is not None:
+                nearest_tile = min(nearest_tile, float(nearest_distance(profile.tile_descriptors, bank).min()))
+            profile.false_radius = RADIUS_SHARE * nearest_tile
+            profile.notes["nearest_tile_distance"] = round(nearest_tile, 3)
+        from vision.detector import DEFAULT_CONFIDENCE
+
+        found_scores = scores[scores >= DEFAULT_CONFIDENCE]
+        if len(found_scores):
+            profile.min_score = float(min(MAX_MIN_SCORE, found_scores.max() + 0.02))
+        profile.notes["false_finds"] = int(len(scores))
+        profile.notes["false_finds_at_default_score"] = int(len(found_scores))
+    return profile
+
+
+# --------------------------------------------------------------------------------------------- reading
+
+
+def read_crops_profiled(classifier: TileClassifier, crops: np.ndarray, profile: Profile) -> CropReadings:
+    """`classifier.read_crops`, with the set's inks mapped where the profile says so (the more confident
+    of the plain and the mapped reading wins, tile by tile)."""
+    plain = classifier.read_crops(crops)
+    if not profile.map_inks or len(crops) == 0:
+        return plain
+    mapped = classifier.read_crops(recolour_crops(crops, profile))
+    better = mapped.topk_scores[:, 0] > plain.topk_scores[:, 0]
+    if not better.any():
+        return plain
+    pick = better[:, None]
+    return CropReadings(
+        np.where(pick, mapped.topk_class_ids, plain.topk_class_ids),
+        np.where(pick, mapped.topk_scores, plain.topk_scores),
+        np.where(better, mapped.angle_deg, plain.angle_deg),
+        np.where(better, mapped.not_tile, plain.not_tile),
+    )
+
+
+def cloth_like(classifier: TileClassifier, crops: np.ndarray, top_scores: np.ndarray, profile: Profile) -> np.ndarray:
+    """(n,) bool: the crop is like what the reader found on the bare table, and not confidently a tile."""
+    if profile.false_finds == 0 or profile.false_radius <= 0 or len(crops) == 0:
+        return np.zeros(len(crops), bool)
+    distance = nearest_distance(describe_crops(classifier, crops), profile.false_descriptors)
+    return (distance < profile.false_radius) & (top_scores < profile.keep_above)
+
+
+def read_profiled(
+    classifier: TileClassifier, image: np.ndarray, found: Detections, profile: Profile
+) -> tuple[Detections, CropReadings, Detections]:
+    """Read the detections `found` in `image` with the profile: (the kept detections, their readings, the
+    detections left out as like the bare table)."""
+    crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
+    readings = read_crops_profiled(classifier, crops, profile)
+    cloth = cloth_like(classifier, crops, readings.topk_scores[:, 0], profile)
+    if not cloth.any():
+        return found, readings, Detections.empty()
+    keep = ~cloth
+    kept = CropReadings(
+        readings.topk_class_ids[keep], readings.topk_scores[keep], readings.angle_deg[keep], readings.not_tile[keep]
+    )
+    return found[keep], kept, found[cloth]
