@@ -44,10 +44,17 @@ def _read_plugin() -> ModuleType:
     return read
 
 
+def _calibrate_plugin() -> ModuleType:
+    from vision import calibrate_cli
+
+    return calibrate_cli
+
+
 # Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
 PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
     "solve": (_solve_plugin, "the best play for a table and a rack"),
     "read": (_read_plugin, "read the tiles in photos of a table"),
+    "calibrate": (_calibrate_plugin, "learn your table and your tiles from photos (a profile for read)"),
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import cv2
 
-from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate, read_tile_photo
+from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate, calibrate_photos
 from vision.evaluation.scenes import KindScores, evaluate_folder
 from vision.reader import TileReader
 
@@ -38,8 +38,7 @@ def evaluate_tables(root: Path, reader: TileReader, limit: int | None = None) ->
         seconds = {"empty": time.perf_counter() - started}
         started = time.perf_counter()
         try:
-            sample = read_tile_photo(reader, tiles_photo, STANDARD_LAYOUT)
-            profiles["empty+tiles"] = calibrate(reader, [empty], [sample])
+            profiles["empty+tiles"] = calibrate_photos(reader, [empty], [(tiles_photo, STANDARD_LAYOUT)])
         except CalibrationError as error:
             profiles["empty+tiles"] = None
             print(f"{folder.name}: calibration photo refused: {error}", flush=True)
