@@ -14,7 +14,7 @@ from assistant.slots import Slot
 from assistant.storage import Game, Storage, default_db_path
 from vision import photos
 
-SCREENS = ("Table", "Turn", "Round", "Game")
+SCREENS = ("Table", "Turn", "Round", "Game", "Setup")
 SOURCES = {
     "example": "Example photo",
     "camera": "Camera",
