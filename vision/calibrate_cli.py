@@ -75,7 +75,9 @@ def run(args: argparse.Namespace, rules: Any) -> int:
             return _fail(f"--layout for {photo}: {error}")
     try:
         empty_frames = [load_image(path) for path in args.empty]
-        tile_frames = [(load_image(photo), layout) for (photo, _), layout in zip(tile_photos, layouts, strict=True)]
+        tile_frames = [
+            (load_image(photo), layout) for (photo, _), layout in zip(tile_photos, layouts, strict=True)
+        ]
     except ImageError as error:
         return _fail(str(error))
     try:
@@ -104,7 +106,8 @@ def run(args: argparse.Namespace, rules: Any) -> int:
         print(json.dumps(document))
     else:
         print(
-            f"wrote {args.out}: {profile.empty_photos} empty photo(s) ({profile.false_finds} false finds learned), "
+            f"wrote {args.out}: {profile.empty_photos} empty photo(s) "
+            f"({profile.false_finds} false finds learned), "
             f"{profile.tile_photos} tile photo(s) ({profile.tiles_learned} tiles learned"
             f"{', inks mapped' if profile.map_inks else ''}) in {time.perf_counter() - started:.1f}s"
         )

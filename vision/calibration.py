@@ -177,12 +177,19 @@ def _hue_anchors(profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     names = [n for n in ("blue", "red", "orange") if n in profile.inks and n in profile.reference_inks]
     source = np.array([profile.inks[n].hue for n in names])
     target = np.array([profile.reference_inks[n].hue for n in names])
-    gain = np.array([profile.reference_inks[n].saturation / max(profile.inks[n].saturation, 1e-3) for n in names])
+    gain = np.array(
+        [profile.reference_inks[n].saturation / max(profile.inks[n].saturation, 1e-3) for n in names]
+    )
     order = np.argsort(source)
     return source[order], target[order], gain[order]
 
 
-def _circular_interp(hue: np.ndarray, source: np.ndarray, values: np.ndarray, period: float = 360.0) -> np.ndarray:
+def _circular_interp(
+    hue: np.ndarray,
+    source: np.ndarray,
+    values: np.ndarray,
+    period: float = 360.0,
+) -> np.ndarray:
     xs = np.concatenate([source - period, source, source + period])
     ys = np.concatenate([values, values, values])
     return np.interp(hue, xs, ys)
@@ -269,7 +276,9 @@ def in_rows(detections: Detections) -> np.ndarray:
         return np.zeros(len(detections), bool)
     along, down, height, width = _row_frame(detections)
     step = np.abs(along[:, None] - along[None, :])
-    beside = (np.abs(down[:, None] - down[None, :]) < 0.3 * height) & (step > 0.6 * width) & (step < 1.5 * width)
+    beside = (
+        np.abs(down[:, None] - down[None, :]) < 0.3 * height) & (step > 0.6 * width) & (step < 1.5 * width
+    )
     return beside.any(axis=1)
 
 
@@ -308,7 +317,10 @@ def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple
             )
     if problems:
         raise CalibrationError("; ".join(problems))
-    return [(i, tile) for found, expected in zip(rows, layout, strict=True) for i, tile in zip(found, expected, strict=True)]
+    pairs = []
+    for found, expected in zip(rows, layout, strict=True):
+        pairs.extend(zip(found, expected, strict=True))
+    return pairs
 
 
 # --------------------------------------------------------------------------------------------- learning
@@ -366,7 +378,9 @@ def calibrate(
     """Learn a profile from bare-table photos and tile photos already matched to their layouts."""
     classifier: TileClassifier = reader.classifier  # type: ignore[attr-defined]
     rng = np.random.default_rng(seed)
-    profile = Profile(models=model_versions(reader), empty_photos=len(empty_frames), tile_photos=len(tile_samples))
+    profile = Profile(
+        models=model_versions(reader), empty_photos=len(empty_frames), tile_photos=len(tile_samples)
+    )
     tile_crops = np.concatenate([s.crops for s in tile_samples]) if tile_samples else None
     tiles = [t for s in tile_samples for t in s.tiles]
     profile.tiles_learned = len(tiles)
@@ -466,7 +480,12 @@ def read_crops_profiled(classifier: TileClassifier, crops: np.ndarray, profile: 
     )
 
 
-def cloth_like(classifier: TileClassifier, crops: np.ndarray, top_scores: np.ndarray, profile: Profile) -> np.ndarray:
+def cloth_like(
+    classifier: TileClassifier,
+    crops: np.ndarray,
+    top_scores: np.ndarray,
+    profile: Profile,
+) -> np.ndarray:
     """(n,) bool: the crop is like what the reader found on the bare table, and not confidently a tile."""
     if profile.false_finds == 0 or profile.false_radius <= 0 or len(crops) == 0:
         return np.zeros(len(crops), bool)
@@ -490,6 +509,9 @@ def read_profiled(
         return found, readings, Detections.empty()
     keep = ~cloth
     kept = CropReadings(
-        readings.topk_class_ids[keep], readings.topk_scores[keep], readings.angle_deg[keep], readings.not_tile[keep]
+        readings.topk_class_ids[keep],
+        readings.topk_scores[keep],
+        readings.angle_deg[keep],
+        readings.not_tile[keep],
     )
     return found[keep], kept, found[cloth]

@@ -139,7 +139,9 @@ class Profile:
         """Raises ProfileError: not a profile, another format, or a field that cannot be read."""
         if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ProfileError(f"not a rummi calibration profile (format {found!r}, expected {PROFILE_FORMAT!r})")
+            raise ProfileError(
+                f"not a rummi calibration profile (format {found!r}, expected {PROFILE_FORMAT!r})"
+            )
         try:
             min_score = data.get("min_score")
             return cls(

@@ -100,7 +100,9 @@ class TileReader:
         started = time.perf_counter()
         profile = self.profile
         if profile is not None and profile.min_score is not None:
-            confidence = max(profile.min_score, self.detector.confidence if confidence is None else confidence)
+            confidence = max(
+                profile.min_score, self.detector.confidence if confidence is None else confidence
+            )
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
         self.rejected = Detections.empty()
@@ -109,7 +111,9 @@ class TileReader:
             if isinstance(self.classifier, TileClassifier) and profile is not None:
                 from vision import calibration
 
-                found, readings, self.cloth = calibration.read_profiled(self.classifier, image, found, profile)
+                found, readings, self.cloth = calibration.read_profiled(
+                    self.classifier, image, found, profile
+                )
                 topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
                 angle, not_tile = readings.angle_deg, readings.not_tile
             elif isinstance(self.classifier, TileClassifier):

@@ -3,7 +3,8 @@ reader's figures on the game photos without a profile, with one learned from the
 learned from the empty and the calibration photo.
 
     python -m vision.evaluation.tables --out data/tables --tables 8 --photos 8 --seed 5
-    python -m vision.evaluation.calibration data/tables [--detector D.onnx --classifier C.onnx] [--json out.json]
+    python -m vision.evaluation.calibration data/tables [--detector D.onnx --classifier C.onnx] \
+        [--json out.json]
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A tiles profile from labelled real photos (their labels give every tile's identity, as a layout does),
 for measuring calibration on ../shared/real-dev: calibrate on some photos, measure on the others.
 
-    python -m vision.evaluation.real_profile --images ../shared/real-dev/images --labels ../shared/real-dev/labels \\
+    python -m vision.evaluation.real_profile --images ../shared/real-dev/images \\
+        --labels ../shared/real-dev/labels \\
         --calibrate rummy-1_ rummy-3_ --out /tmp/real.profile --rest /tmp/real-rest
     python -m vision.evaluation.reading --images /tmp/real-rest/images --labels /tmp/real-rest/labels \\
         --data-yaml ../shared/real-dev/data.yaml [--profile /tmp/real.profile]
@@ -28,7 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluation.real_profile")
     parser.add_argument("--images", type=Path, required=True)
     parser.add_argument("--labels", type=Path, required=True)
-    parser.add_argument("--calibrate", nargs="+", required=True, help="file-name prefixes of the photos to learn from")
+    parser.add_argument(
+        "--calibrate", nargs="+", required=True, help="file-name prefixes of the photos to learn from"
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rest", type=Path, required=True, help="folder for links to the other photos")
     args = parser.parse_args(argv)
@@ -47,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         frame = load_image(str(image))
         boxes, classes = parse_label_text(label.read_text(), frame.shape[1], frame.shape[0])
-        crops = cut_crops(frame, boxes, size=reader.classifier.crop_size, margin=reader.classifier.crop_margin)
+        crops = cut_crops(
+            frame, boxes, size=reader.classifier.crop_size, margin=reader.classifier.crop_margin
+        )
         samples.append(TilePhotoSample(crops, [tile_from_class_name(names[c]) for c in classes], boxes))
         print(f"calibrating on {image.name}: {len(boxes)} tiles")
     profile = calibrate(reader, [], samples)

@@ -72,7 +72,12 @@ def render_calibration_photo(rng: np.random.Generator, long_side: int = 1024) ->
     """The calibration layout seen from the player's side (camera 50-85 degrees up, small turn)."""
     from datasets import scene
 
-    def pose(rng_: np.random.Generator, layout: Any, kind: str, vfov_half: float) -> tuple[float, float, float]:
+    def pose(
+        rng_: np.random.Generator,
+        layout: Any,
+        kind: str,
+        vfov_half: float,
+    ) -> tuple[float, float, float]:
         return -90.0 + float(rng_.normal(0, 6)), float(rng_.uniform(55, 85)), 0.0
 
     builders = dict(scene._BUILDERS)
@@ -83,7 +88,14 @@ def render_calibration_photo(rng: np.random.Generator, long_side: int = 1024) ->
         return scene.render_scene(rng, long_side, kind="packed")
 
 
-def write_tables(out: Path, tables: int, photos: int, seed: int, variants: str, long_side: int = 1024) -> None:
+def write_tables(
+    out: Path,
+    tables: int,
+    photos: int,
+    seed: int,
+    variants: str,
+    long_side: int = 1024,
+) -> None:
     from datasets import scene
 
     for t in range(tables):
@@ -98,7 +110,9 @@ def write_tables(out: Path, tables: int, photos: int, seed: int, variants: str, 
             (folder / "calibration.json").write_text(json.dumps(truth.to_json()))
             for i in range(photos):
                 kind = GAME_KINDS[i % len(GAME_KINDS)]
-                image, truth = scene.render_scene(np.random.default_rng([seed, t, 2, i]), long_side, kind=kind)
+                image, truth = scene.render_scene(
+                    np.random.default_rng([seed, t, 2, i]), long_side, kind=kind
+                )
                 cv2.imwrite(str(folder / "images" / f"{i:03d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 (folder / "scenes" / f"{i:03d}.json").write_text(json.dumps(truth.to_json()))
         (folder / "table.json").write_text(json.dumps(info, indent=1))
@@ -106,7 +120,9 @@ def write_tables(out: Path, tables: int, photos: int, seed: int, variants: str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluation.tables", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evaluation.tables", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--photos", type=int, default=8, help="game photos per table")
