@@ -251,12 +251,20 @@ def _row_name(row: list[Tile]) -> str:
     return format_tiles(row)
 
 
-def _row_frame(detections: Detections) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Each detection's position along the tiles' right and down their rows, the tile height and width."""
-    angles = np.deg2rad(detections.angle.astype(np.float64))
-    theta = math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+def _tiles_up(detections: Detections) -> float:
+    """The tiles' mean up direction in radians (counter-clockwise, 0 upright; 0 where not read)."""
     if not detections.is_read.any():
-        theta = 0.0
+        return 0.0
+    angles = np.deg2rad(detections.angle.astype(np.float64))
+    return math.atan2(float(np.sin(angles).mean()), float(np.cos(angles).mean()))
+
+
+def _row_frame(
+    detections: Detections, theta: float | None = None
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Each detection's position along the rows (direction `theta`, default the tiles' right) and down
+    them, the tile height and width."""
+    theta = _tiles_up(detections) if theta is None else theta
     centres = (detections.xyxy[:, :2] + detections.xyxy[:, 2:]) / 2
     right = np.array([math.cos(theta), -math.sin(theta)])
     up = np.array([-math.sin(theta), -math.cos(theta)])
@@ -282,18 +290,52 @@ def in_rows(detections: Detections) -> np.ndarray:
     return beside.any(axis=1)
 
 
-def rows_in_photo(detections: Detections) -> list[list[int]]:
-    """Detections grouped into rows, top row first, each left to right along the tiles' own right."""
+def rows_in_photo(detections: Detections, reach: float = 2.6, rise: float = 0.5) -> list[list[int]]:
+    """Detections grouped into rows, top row first, each left to right along the tiles' own right.
+
+    A row is a chain of neighbours side by side (each linked to the nearest tile on its right within
+    `reach` tile widths and `rise` tile heights up or down), so rows that bend or slope across the photo, or
+    have gaps, still come out whole; rows are then ordered by their mean height along the tiles' up.
+    """
     if len(detections) == 0:
         return []
-    along, down, tile_height, _ = _row_frame(detections)
-    order = np.argsort(down, kind="stable")
-    rows: list[list[int]] = [[int(order[0])]]
-    for previous, index in zip(order[:-1], order[1:], strict=True):
-        if down[index] - down[previous] > 0.45 * tile_height:
-            rows.append([])
-        rows[-1].append(int(index))
-    return [sorted(row, key=lambda i: along[i]) for row in rows]
+    rows = _chains(detections, reach, rise, _tiles_up(detections))
+    centres = (detections.xyxy[:, :2] + detections.xyxy[:, 2:]) / 2
+    pairs = [(a, b) for row in rows for a, b in zip(row[:-1], row[1:], strict=True)]
+    links = np.array([centres[b] - centres[a] for a, b in pairs]).reshape(-1, 2)
+    if len(links) >= 3:  # rows may slope across the tiles' own right: follow the rows' own direction
+        direction = math.atan2(-float(links[:, 1].sum()), float(links[:, 0].sum()))
+        rows = _chains(detections, reach, rise, direction)
+    _, down, _, _ = _row_frame(detections)
+    return sorted(rows, key=lambda row: float(np.mean(down[row])))
+
+
+def _chains(detections: Detections, reach: float, rise: float, theta: float) -> list[list[int]]:
+    along, down, height, width = _row_frame(detections, theta)
+    n = len(detections)
+    dx = along[None, :] - along[:, None]  # [i, j]: how far j lies to the right of i
+    dy = np.abs(down[None, :] - down[:, None])
+    candidate = (dx > 0.4 * width) & (dx < reach * width) & (dy < rise * height)
+    cost = np.where(candidate, dx + dy, np.inf)
+    right = np.where(np.isfinite(cost.min(axis=1)), cost.argmin(axis=1), -1)
+    left = np.where(np.isfinite(cost.min(axis=0)), cost.argmin(axis=0), -1)
+    nxt = [int(j) if j >= 0 and left[j] == i else -1 for i, j in enumerate(right)]
+    has_left = {j for j in nxt if j >= 0}
+    rows = []
+    for start in range(n):
+        if start in has_left:
+            continue
+        row, i = [start], nxt[start]
+        while i >= 0 and len(row) <= n:
+            row.append(i)
+            i = nxt[i]
+        rows.append(row)
+    return rows
+
+
+ROW_READINGS = ((2.6, 0.5, False), (2.6, 0.5, True), (4.0, 0.7, False), (4.0, 0.7, True))
+"""Ways to find the rows, tried in turn: (reach, rise, leave out tiles alone when the layout has no
+single-tile row). The first says what did not match when none does."""
 
 
 def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple[int, Tile]]:
@@ -302,7 +344,20 @@ def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple
     Raises:
         CalibrationError: the rows found do not match the layout (the message says which and how).
     """
-    rows = rows_in_photo(detections)
+    first: CalibrationError | None = None
+    for reach, rise, drop_alone in ROW_READINGS:
+        rows = rows_in_photo(detections, reach, rise)
+        if drop_alone and all(len(row) > 1 for row in layout):
+            rows = [row for row in rows if len(row) > 1]
+        try:
+            return _pair_rows(rows, layout)
+        except CalibrationError as error:
+            first = first or error
+    assert first is not None
+    raise first
+
+
+def _pair_rows(rows: list[list[int]], layout: list[list[Tile]]) -> list[tuple[int, Tile]]:
     problems = []
     if len(rows) != len(layout):
         counts = ", ".join(str(len(r)) for r in rows) or "none"
@@ -461,10 +516,12 @@ def calibrate_photos(
 # --------------------------------------------------------------------------------------------- reading
 
 
-def read_crops_profiled(classifier: TileClassifier, crops: np.ndarray, profile: Profile) -> CropReadings:
+def read_crops_profiled(
+    classifier: TileClassifier, crops: np.ndarray, profile: Profile, plain: CropReadings | None = None
+) -> CropReadings:
     """`classifier.read_crops`, with the set's inks mapped where the profile says so (the more confident
-    of the plain and the mapped reading wins, tile by tile)."""
-    plain = classifier.read_crops(crops)
+    of the plain and the mapped reading wins, tile by tile). `plain`: the plain reading, if already made."""
+    plain = classifier.read_crops(crops) if plain is None else plain
     if not profile.map_inks or len(crops) == 0:
         return plain
     mapped = classifier.read_crops(recolour_crops(crops, profile))
@@ -503,8 +560,11 @@ def read_profiled(
     """Read the detections `found` in `image` with the profile: (the kept detections, their readings, the
     detections left out as like the bare table)."""
     crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
-    readings = read_crops_profiled(classifier, crops, profile)
-    cloth = cloth_like(classifier, crops, readings.topk_scores[:, 0], profile)
+    plain = classifier.read_crops(crops)
+    readings = read_crops_profiled(classifier, crops, profile, plain)
+    # Whether a find is confidently a tile is judged on the plain reading: recolouring must not make
+    # the cloth look like tiles.
+    cloth = cloth_like(classifier, crops, plain.topk_scores[:, 0], profile)
     if not cloth.any():
         return found, readings, Detections.empty()
     keep = ~cloth
