@@ -35,9 +35,9 @@ FIND_SCORE = 0.1
 """Detector score down to which the bare table's finds are learned (lower than any reading uses)."""
 KEEP_ABOVE = 0.95
 """A detection read this confidently is a tile, however close it is to the cloth's finds."""
-RADIUS_SHARE = 0.8
+RADIUS_SHARE = 0.75
 """The radius is this share of the distance from the cloth's finds to the nearest tile face."""
-NEARER_THAN_TILES = 0.85
+NEARER_THAN_TILES = 0.8
 """A detection is like the cloth when its distance to the cloth's finds is under this share of its
 distance to the nearest tile face (drawn on this cloth, or the set's own tiles)."""
 SYNTHETIC_FACES = 240
