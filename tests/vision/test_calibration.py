@@ -132,7 +132,9 @@ def test_reading_with_the_profile_drops_the_cloth_and_keeps_the_tiles(table: dic
     reader = TileReader()
     without = reader.read(table["game"])
     profile = calibrate(reader, [table["empty"]])
-    assert profile.empty_photos == 1 and profile.false_finds > 0 and profile.false_radius > 0
+    assert profile.empty_photos == 1 and profile.false_finds > 0
+    # Looking like the cloth drops a find only where the plain reader reported tiles on the bare table.
+    assert (profile.false_radius > 0) == (profile.notes["false_tiles_reported"] > 0)
     reader.use_profile(profile)
     with_profile = reader.read(table["game"])
     # What the profile keeps is what the plain reader found, read the same way where the inks are not mapped.
