@@ -18,6 +18,7 @@ from assistant.rules import Rules
 from assistant.storage import Game, StorageError
 from ui import game as game_screen
 from ui import round as round_screen
+from ui import setup as setup_screen
 from ui import table as table_screen
 from ui import tournament as tournament_screen
 from ui import turn as turn_screen
@@ -43,6 +44,7 @@ except StorageError as error:
     st.text_input("Database file (also set by the RUMMI_DB environment variable)", key="db_path")
     st.stop()
 rules = rules_of(game)
+setup_screen.use_game_profile(st.session_state.db_path, game)
 screen = header_ui(game, rules)
 try:
     if screen == "Table":
@@ -53,6 +55,8 @@ try:
         round_screen.show(storage, game, rules)
     elif screen == "Tournament":
         tournament_screen.show(storage)
+    elif screen == "Setup":
+        setup_screen.show(storage, game)
     else:
         game_screen.show(storage, game)
 except StorageError as error:  # e.g. the file locked by another program: nothing confirmed is lost

@@ -48,6 +48,10 @@ def _tournament_plugin() -> ModuleType:
     from assistant import tournament_cli
 
     return tournament_cli
+def _calibrate_plugin() -> ModuleType:
+    from vision import calibrate_cli
+
+    return calibrate_cli
 
 
 # Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
@@ -55,6 +59,7 @@ PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
     "solve": (_solve_plugin, "the best play for a table and a rack"),
     "read": (_read_plugin, "read the tiles in photos of a table"),
     "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
+    "calibrate": (_calibrate_plugin, "learn your table and your tiles from photos (a profile for read)"),
 }
 
 

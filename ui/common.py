@@ -14,7 +14,7 @@ from assistant.slots import Slot
 from assistant.storage import Game, Storage, default_db_url
 from vision import photos
 
-SCREENS = ("Table", "Turn", "Round", "Game", "Tournament")
+SCREENS = ("Table", "Turn", "Round", "Game", "Setup", "Tournament")
 SOURCES = {
     "example": "Example photo",
     "camera": "Camera",

@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"detector score a tile needs, 0-1 (default {DEFAULT_CONFIDENCE})",
     )
     parser.add_argument(
+        "--profile", metavar="PROFILE", help="read with what `rummi calibrate` learned of the table and tiles"
+    )
+    parser.add_argument(
         "--annotate",
         metavar="PATH",
         help="also draw the reading: a file for one image, or a folder (one PNG per image) for several",
@@ -133,6 +136,14 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     except ModelLoadError as error:
         print(f"rummi read: error: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
+    if getattr(args, "profile", None):
+        from vision.profile import ProfileError, load_profile
+
+        try:
+            reader.use_profile(load_profile(args.profile))
+        except ProfileError as error:
+            print(f"rummi read: error: {error}", file=sys.stderr)
+            return EXIT_UNREADABLE
     code = EXIT_OK
     several = len(args.images) > 1
     for image in args.images:

@@ -14,6 +14,7 @@ from vision.detections import Detections
 from vision.detector import TileDetector
 from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
+from vision.profile import Profile
 
 NOT_A_TILE_ABOVE = 0.5
 """A detection the classifier calls "not a tile" with more than this probability is left out."""
@@ -78,6 +79,7 @@ class TileReader:
         detector: TileDetector | None = None,
         classifier: CropClassifier | None = _NOT_GIVEN,
         not_a_tile_above: float = NOT_A_TILE_ABOVE,
+        profile: Profile | None = None,
     ) -> None:
         self.detector = detector if detector is not None else TileDetector()
         self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
@@ -85,6 +87,23 @@ class TileReader:
         self.timings = ReadTimings()
         self.rejected = Detections.empty()
         """The detections of the last `read` that the classifier called "not a tile" (left out)."""
+        self.cloth = Detections.empty()
+        """The detections of the last `read` left out as like the bare table of the profile."""
+        self.profile: Profile | None = None
+        if profile is not None:
+            self.use_profile(profile)
+
+    def use_profile(self, profile: Profile | None) -> None:
+        """Read with what `rummi calibrate` learned of this table and tile set (None: without).
+
+        Raises:
+            ProfileError: the profile was made with other model files.
+        """
+        if profile is not None:
+            from vision.calibration import model_versions
+
+            profile.check_models(model_versions(self))
+        self.profile = profile
 
     @property
     def reads_faces(self) -> bool:
@@ -97,11 +116,25 @@ class TileReader:
         turned among its row is turned back (`vision.orientation`: a 9 that way is a 6).
         """
         started = time.perf_counter()
+        profile = self.profile
+        if profile is not None and profile.min_score is not None:
+            confidence = max(
+                profile.min_score, self.detector.confidence if confidence is None else confidence
+            )
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
         self.rejected = Detections.empty()
+        self.cloth = Detections.empty()
         if self.classifier is not None and len(found):
-            if isinstance(self.classifier, TileClassifier):
+            if isinstance(self.classifier, TileClassifier) and profile is not None:
+                from vision import calibration
+
+                found, readings, self.cloth = calibration.read_profiled(
+                    self.classifier, image, found, profile
+                )
+                topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
+                angle, not_tile = readings.angle_deg, readings.not_tile
+            elif isinstance(self.classifier, TileClassifier):
                 readings = self.classifier.read(image, found.xyxy)
                 topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
                 angle, not_tile = readings.angle_deg, readings.not_tile

@@ -354,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--images", required=True, type=Path, help="folder of photos")
     parser.add_argument("--labels", required=True, type=Path, help="folder of YOLO label files (same stems)")
+    parser.add_argument("--profile", type=Path, help="read with this calibration profile (rummi calibrate)")
     parser.add_argument(
         "--data-yaml", type=Path, help="class order of the labels (default: LABELS/../data.yaml)"
     )
@@ -378,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
         detector=TileDetector(args.detector) if args.detector else None,
         **({"classifier": None} if args.detection_only else {}),
     )
+    if args.profile:
+        from vision.profile import load_profile
+
+        reader.use_profile(load_profile(args.profile))
     results, details, median_ms = evaluate(
         args.images,
         args.labels,

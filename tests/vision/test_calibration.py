@@ -1,0 +1,199 @@
+"""Calibration (issue 15): the profile file, layouts matched to tile photos, the model check, and reading a
+rendered table with and without what was learned of its cloth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.cli import main
+from assistant.tiles import Tile, parse_layout
+from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate, match_layout
+from vision.detections import Detections, box_iou
+from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
+from vision.reader import TileReader
+
+
+def grid_detections(row_lengths: list[int], tile: float = 40.0) -> Detections:
+    """Upright tile boxes in rows, as in a calibration photo (no readings: rows from geometry alone)."""
+    boxes = []
+    for r, length in enumerate(row_lengths):
+        for c in range(length):
+            x, y = 20 + c * tile * 0.78, 20 + r * tile * 1.5
+            boxes.append([x, y, x + tile * 0.74, y + tile])
+    return Detections(xyxy=np.array(boxes, float), confidence=np.full(len(boxes), 0.9))
+
+
+def sample_profile() -> Profile:
+    return Profile(
+        models=ModelVersions("0123456789abcdef", "fedcba9876543210"),
+        empty_photos=1,
+        tile_photos=1,
+        tiles_learned=54,
+        false_descriptors=np.arange(12, dtype=np.float32).reshape(3, 4) / 4,
+        false_radius=6.5,
+        keep_above=0.95,
+        min_score=None,
+        inks={"blue": Ink(195.0, 0.8, 0.9)},
+        reference_inks={"blue": Ink(228.0, 0.85, 0.7)},
+        map_inks=True,
+        tile_descriptors=np.ones((2, 4), np.float32),
+        notes={"false_finds": 3},
+    )
+
+
+def test_profile_round_trips_through_its_file(tmp_path: Path) -> None:
+    profile = sample_profile()
+    path = tmp_path / "table.profile"
+    save_profile(path, profile)
+    again = load_profile(path)
+    assert again.models == profile.models
+    assert (again.empty_photos, again.tile_photos, again.tiles_learned) == (1, 1, 54)
+    np.testing.assert_allclose(again.false_descriptors, profile.false_descriptors, rtol=1e-3)
+    np.testing.assert_allclose(again.tile_descriptors, profile.tile_descriptors)
+    assert again.inks == profile.inks and again.reference_inks == profile.reference_inks
+    assert (again.false_radius, again.keep_above, again.min_score, again.map_inks) == (6.5, 0.95, None, True)
+    assert again.to_bytes() == profile.to_bytes()
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"\xff\xfe not json", "not JSON"),
+        (b'{"format": "something-else"}', "not a rummi calibration profile"),
+        (b'{"format": "rummi-profile/1", "models": {}}', "damaged"),
+    ],
+)
+def test_a_file_that_is_no_profile_is_refused(tmp_path: Path, content: bytes, expected: str) -> None:
+    path = tmp_path / "bad.profile"
+    path.write_bytes(content)
+    with pytest.raises(ProfileError, match=expected):
+        load_profile(path)
+
+
+def test_a_profile_from_other_models_is_refused_with_a_clear_message() -> None:
+    reader = TileReader()
+    with pytest.raises(ProfileError, match="made with other models .* calibrate again"):
+        reader.use_profile(sample_profile())
+    assert reader.profile is None
+
+
+def test_the_standard_layout_matches_its_rows() -> None:
+    pairs = match_layout(grid_detections([13, 13, 13, 13, 2]), STANDARD_LAYOUT)
+    assert [str(t) for _, t in pairs[:2]] == ["k1", "k2"]
+    assert str(pairs[13][1]) == "b1" and pairs[-1][1].is_joker
+    assert [i for i, _ in pairs] == list(range(54))
+
+
+@pytest.mark.parametrize(
+    "rows, layout, message",
+    [
+        ([13, 12, 13, 13, 2], STANDARD_LAYOUT, r"row 2 \(blue\) has 12 tiles, 13 expected"),
+        ([13, 13, 13, 13], STANDARD_LAYOUT, "found 4 rows of tiles .* 5 expected"),
+        ([13, 13, 13, 13, 1], STANDARD_LAYOUT, r"row 5 \(jokers\) has 1 tiles, 2 expected"),
+        ([3, 2], parse_layout("r5 r6 r7 | k1 b1 o1"), "row 2 \\(k1 b1 o1\\) has 2 tiles, 3 expected"),
+    ],
+)
+def test_a_photo_that_does_not_match_its_layout_is_refused(
+    rows: list[int], layout: list[list[Tile]], message: str
+) -> None:
+    with pytest.raises(CalibrationError, match=message):
+        match_layout(grid_detections(rows), layout)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A bare weave_twill table and a game on it (held-out cloth and inks), rendered alike."""
+    from datasets import scene
+    from vision.evaluation.tables import same_table
+
+    folder = tmp_path_factory.mktemp("calibration")
+    with same_table(5002, "holdout", surface="weave_twill"):
+        empty, _ = scene.render_scene(np.random.default_rng(1), 800, kind="empty")
+        game, truth = scene.render_scene(np.random.default_rng(2), 800, kind="packed")
+    cv2.imwrite(str(folder / "empty.jpg"), empty)
+    cv2.imwrite(str(folder / "game.jpg"), game)
+    return {"folder": folder, "empty": empty, "game": game, "truth": truth.to_json()}
+
+
+def _false_and_found(detections: Detections, truth: dict) -> tuple[int, int]:
+    boxes = np.array([t["box"] for t in truth["tiles"]], float).reshape(-1, 4)
+    if not len(detections):
+        return 0, 0
+    iou = box_iou(detections.xyxy, boxes).max(axis=1) if len(boxes) else np.zeros(len(detections))
+    return int((iou < 0.3).sum()), int((iou >= 0.5).sum())
+
+
+def test_reading_with_the_profile_drops_the_cloth_and_keeps_the_tiles(table: dict) -> None:
+    reader = TileReader()
+    without = reader.read(table["game"])
+    profile = calibrate(reader, [table["empty"]])
+    assert profile.empty_photos == 1 and profile.false_finds > 0
+    # Looking like the cloth drops a find only where the plain reader reported tiles on the bare table.
+    assert (profile.false_radius > 0) == (profile.notes["false_tiles_reported"] > 0)
+    reader.use_profile(profile)
+    with_profile = reader.read(table["game"])
+    # What the profile keeps is what the plain reader found, read the same way where the inks are not mapped.
+    assert len(with_profile) + len(reader.cloth) == len(without)
+    false_without, found_without = _false_and_found(without, table["truth"])
+    false_with, found_with = _false_and_found(with_profile, table["truth"])
+    assert false_with <= false_without
+    if false_without >= 5:
+        assert false_with <= false_without / 2
+    assert found_with >= found_without - max(1, found_without // 10)
+
+
+def test_calibrate_and_read_with_the_profile_on_the_command_line(
+    table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = table["folder"]
+    out = tmp_path / "table.profile"
+    assert main(["calibrate", "--out", str(out), "--empty", str(folder / "empty.jpg"), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document == {"profile": str(out), "empty_photos": 1, "tile_photos": 0, "tiles_learned": 0}
+    assert out.stat().st_size < 300_000
+    assert main(["read", str(folder / "game.jpg"), "--profile", str(out), "--json"]) == 0
+    assert "tiles" in json.loads(capsys.readouterr().out)
+
+
+def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
+    table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = table["folder"]
+    code = main(["calibrate", "--out", str(tmp_path / "p"), "--tiles", str(folder / "game.jpg"),
+                 "--layout", "k1 k2 k3 | J"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert "does not match its layout" in error and "expected" in error and "Traceback" not in error
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["calibrate", "--out", "p"], "at least one --empty PHOTO or --tiles PHOTO"),
+        (["calibrate", "--out", "p", "--empty", "absent.jpg"], "absent.jpg"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "r14"], "r14"),
+        (["read", "x.jpg", "--profile", "absent.profile"], "absent.profile"),
+    ],
+)
+def test_bad_calibration_input_is_exit_2(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.jpg").write_bytes(cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes())
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_profiles_lie_beside_an_sqlite_file_given_as_path_or_url(tmp_path) -> None:
+    from vision.profile_store import game_profile_path
+
+    assert game_profile_path(tmp_path / "games.sqlite3", 3) == tmp_path / "profiles" / "game-3.profile"
+    url = f"sqlite:///{tmp_path}/games.sqlite3"
+    assert game_profile_path(url, 3) == tmp_path / "profiles" / "game-3.profile"
+    assert "sqlite:" not in str(game_profile_path("postgresql+psycopg://u@h/db", 3))

@@ -1,0 +1,137 @@
+"""The "Set up your table and tiles" screen: the calibration layout as a picture, a photo of the bare table
+and one of the tiles laid out, what was learned (the tiles now read, the false tiles ignored), and the
+profile kept for the game (`vision.profile_store`), used by the reader for every photo of this game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import streamlit as st
+
+from assistant.storage import Game
+from ui.common import tile_reader
+from vision.profile import Profile, ProfileError
+from vision.profile_store import load_game_profile, store_game_profile
+
+PHOTO_SOURCES = {"camera": "Camera", "upload": "Upload"}
+
+
+@st.cache_data(show_spinner=False)
+def layout_picture(tile_height: int = 72) -> np.ndarray:
+    """The standard calibration layout drawn with the renderer's tile faces (RGB)."""
+    from datasets.tile_face import Edition, render_face
+    from vision.calibration import STANDARD_LAYOUT
+
+    rng = np.random.default_rng(15)
+    edition = Edition.sample(rng, "train", other=0.0)
+    width = int(round(tile_height * edition.aspect))
+    gap = tile_height // 10
+    canvas = np.full(
+        (len(STANDARD_LAYOUT) * (tile_height + 2 * gap) + gap, 13 * (width + gap) + gap, 3), 0.35, np.float32
+    )
+    for r, row in enumerate(STANDARD_LAYOUT):
+        for c, tile in enumerate(row):
+            face, alpha = render_face(tile, edition, tile_height, rng)
+            y, x = gap + r * (tile_height + 2 * gap), gap + c * (width + gap)
+            h, w = face.shape[:2]
+            region = canvas[y : y + h, x : x + w]
+            canvas[y : y + h, x : x + w] = region * (1 - alpha[:, :, None]) + face * alpha[:, :, None]
+    return (np.clip(canvas, 0, 1)[:, :, ::-1] * 255).astype(np.uint8)
+
+
+def use_game_profile(db_path: str, game: Game) -> Profile | None:
+    """Give the shared reader this game's profile (or none); a broken profile file is reported, not used."""
+    try:
+        profile = load_game_profile(db_path, game.id)
+        if profile is None and not st.session_state.get("profile_in_use"):
+            return None  # the reader is not loaded for a game without a profile
+        tile_reader().use_profile(profile)
+        st.session_state["profile_in_use"] = profile is not None
+        return profile
+    except ProfileError as error:
+        st.warning(f"This game's table profile is not used: {error}")
+        tile_reader().use_profile(None)
+        return None
+    except Exception:  # the reader cannot load (no models): the other screens report that
+        return None
+
+
+def photo_ui(label: str, key: str) -> np.ndarray | None:
+    source = st.radio(label, list(PHOTO_SOURCES), format_func=PHOTO_SOURCES.get, horizontal=True,
+                      key=f"{key}_source")
+    data = (st.camera_input(label, key=f"{key}_camera") if source == "camera"
+            else st.file_uploader(label, type=["jpg", "jpeg", "png", "webp", "bmp"], key=f"{key}_upload"))
+    if data is None:
+        return None
+    frame = cv2.imdecode(np.frombuffer(data.getvalue(), np.uint8), cv2.IMREAD_COLOR)
+    if frame is None:
+        st.error(f"{label}: this file is not a photo that can be read.")
+    return frame
+
+
+def _boxes_drawn(frame: np.ndarray, boxes: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    out = frame.copy()
+    thickness = max(2, frame.shape[1] // 400)
+    for x1, y1, x2, y2 in boxes.astype(int):
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, thickness)
+    return out[:, :, ::-1]
+
+
+def learned_ui(profile: Profile, empty: np.ndarray | None, tiles: np.ndarray | None) -> None:
+    reader = tile_reader()
+    st.success(
+        f"Learned: {profile.false_finds} false finds of the bare table, {profile.tiles_learned} of your tiles"
+        + (", your inks mapped to the usual ones" if profile.map_inks else "")
+    )
+    if empty is not None:
+        previous = reader.profile
+        reader.use_profile(None)
+        plain = reader.read(empty)
+        reader.use_profile(profile)
+        kept = reader.read(empty)
+        reader.use_profile(previous)
+        st.image(_boxes_drawn(empty, plain.xyxy, (0, 0, 255)),
+                 caption=f"Bare table: {len(plain)} false tiles found before, {len(kept)} now (red: ignored)")
+    if tiles is not None:
+        previous = reader.profile
+        reader.use_profile(profile)
+        read = reader.read(tiles)
+        reader.use_profile(previous)
+        tokens = " ".join(str(t) for t in read.tiles() if t is not None)
+        st.image(_boxes_drawn(tiles, read.xyxy, (0, 160, 0)), caption=f"Your tiles, as now read: {tokens}")
+
+
+def show(db: Any, game: Game) -> None:
+    from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
+
+    db_path = st.session_state.db_path
+    st.markdown("##### Set up your table and tiles")
+    current = use_game_profile(db_path, game)
+    if current is not None:
+        st.info(f"This game reads with its table profile ({current.false_finds} false finds, "
+                f"{current.tiles_learned} tiles learned).")
+        if st.button("Forget the profile"):
+            store_game_profile(db_path, game.id, None)
+            tile_reader().use_profile(None)
+            st.rerun()
+    st.markdown("1. A photo of the **bare table** the game is played on (nothing on it).")
+    empty = photo_ui("Photo of the bare table", "setup_empty")
+    st.markdown("2. Optionally, your tiles laid out like this: one row per colour (black, blue, red, orange) "
+                "1 to 13, then the jokers.")
+    st.image(layout_picture(), caption="The calibration layout")
+    tiles = photo_ui("Photo of your tiles in the layout", "setup_tiles")
+    if st.button("Learn", type="primary", disabled=empty is None and tiles is None):
+        try:
+            with st.spinner("Learning your table and tiles…"):
+                profile = calibrate_photos(
+                    tile_reader(), [empty] if empty is not None else [],
+                    [(tiles, STANDARD_LAYOUT)] if tiles is not None else [],
+                )
+        except CalibrationError as error:
+            st.error(f"The tile photo does not match the layout: {error}")
+            return
+        store_game_profile(db_path, game.id, profile)
+        tile_reader().use_profile(profile)
+        learned_ui(profile, empty, tiles)

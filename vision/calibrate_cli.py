@@ -1,0 +1,114 @@
+"""`rummi calibrate --out PROFILE [--empty PHOTO]... [--tiles PHOTO [--layout LAYOUT]]...` (CONTRACT.md).
+
+Plug-in of `assistant.cli`: `configure(parser)` adds the arguments, `run(args, rules)` prints the JSON
+`{"profile", "empty_photos", "tile_photos", "tiles_learned"}` and returns 0, or 2 for a photo that cannot
+be read or a tile photo that does not match its layout (the message says what did not match).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from assistant.tiles import NotationError, Tile, parse_layout
+
+EXIT_OK = 0
+EXIT_UNREADABLE = 2
+
+
+class _TilePhoto(argparse.Action):
+    """`--tiles PHOTO` starts a tile photo; a `--layout` right after it belongs to that photo."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
+        photos = getattr(namespace, "tile_photos", None) or []
+        if option_string == "--tiles":
+            photos.append([values, None])
+        elif not photos or photos[-1][1] is not None:
+            parser.error("--layout must follow the --tiles PHOTO it describes")
+        else:
+            photos[-1][1] = values
+        namespace.tile_photos = photos
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, metavar="PROFILE", help="profile file to write")
+    parser.add_argument(
+        "--empty", action="append", default=[], metavar="PHOTO", help="a photo of the bare table (repeatable)"
+    )
+    parser.add_argument(
+        "--tiles", action=_TilePhoto, dest="tile_photos", metavar="PHOTO",
+        help="a photo of your tiles in the calibration layout: rows black, blue, red, orange 1-13, then the "
+             "jokers (repeatable)",
+    )
+    parser.add_argument(
+        "--layout", action=_TilePhoto, dest="tile_photos", metavar="LAYOUT",
+        help="the layout of the --tiles photo before it, sets as rows in reading order (CONTRACT notation)",
+    )
+
+
+def _fail(message: str) -> int:
+    print(f"rummi calibrate: error: {message}", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
+def run(args: argparse.Namespace, rules: Any) -> int:
+    from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
+    from vision.frames import ImageError, load_image
+    from vision.onnx_models import ModelLoadError
+    from vision.profile import save_profile
+    from vision.reader import TileReader
+
+    tile_photos = getattr(args, "tile_photos", None) or []
+    if not args.empty and not tile_photos:
+        return _fail("give at least one --empty PHOTO or --tiles PHOTO")
+    layouts: list[list[list[Tile]]] = []
+    for photo, text in tile_photos:
+        if text is None:
+            layouts.append(STANDARD_LAYOUT)
+            continue
+        try:
+            layouts.append(parse_layout(text))
+        except NotationError as error:
+            return _fail(f"--layout for {photo}: {error}")
+    try:
+        empty_frames = [load_image(path) for path in args.empty]
+        tile_frames = [
+            (load_image(photo), layout) for (photo, _), layout in zip(tile_photos, layouts, strict=True)
+        ]
+    except ImageError as error:
+        return _fail(str(error))
+    try:
+        reader = TileReader()
+    except ModelLoadError as error:
+        return _fail(str(error))
+    if reader.classifier is None:
+        return _fail("the tile classifier model is missing: calibration needs it")
+    started = time.perf_counter()
+    try:
+        profile = calibrate_photos(reader, empty_frames, tile_frames)
+    except CalibrationError as error:
+        names = [photo for photo, _ in tile_photos]
+        return _fail(f"{names[0] if len(names) == 1 else 'a tile photo'} does not match its layout: {error}")
+    try:
+        save_profile(args.out, profile)
+    except OSError as error:
+        return _fail(f"cannot write {args.out}: {error.strerror or error}")
+    document = {
+        "profile": str(args.out),
+        "empty_photos": profile.empty_photos,
+        "tile_photos": profile.tile_photos,
+        "tiles_learned": profile.tiles_learned,
+    }
+    if getattr(args, "json", False):
+        print(json.dumps(document))
+    else:
+        print(
+            f"wrote {args.out}: {profile.empty_photos} empty photo(s) "
+            f"({profile.false_finds} false finds learned), "
+            f"{profile.tile_photos} tile photo(s) ({profile.tiles_learned} tiles learned"
+            f"{', inks mapped' if profile.map_inks else ''}) in {time.perf_counter() - started:.1f}s"
+        )
+    return EXIT_OK
