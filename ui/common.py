@@ -4,6 +4,9 @@ reader and database, the game this tab shows, and how a tile is written in Markd
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -11,7 +14,8 @@ import streamlit as st
 from assistant.errors import InputError
 from assistant.rules import Rules, find_preset
 from assistant.slots import Slot
-from assistant.storage import Game, Storage, default_db_path
+from assistant.storage import Game, Storage
+from ui import helpers
 from vision import photos
 
 SCREENS = ("Table", "Turn", "Round", "Game")
@@ -39,14 +43,29 @@ SESSION_DEFAULTS: dict[str, Any] = {
     "selected_slot": None,  # (set, position, layout) of the tile picked for a fix
     "action_error": None,  # a refused button press (storage conflict, unread tiles)
     "photo_chosen": False,  # the source was just changed: its photo replaces the stored table
+    "notice": None,  # what the last button press did ("Round 2 recorded")
 }
 
 
 def init_session() -> None:
-    # Read on every run, not once per process: RUMMI_DB may differ between runs of one server.
-    st.session_state.setdefault("db_path", str(default_db_path()))
     for key, value in SESSION_DEFAULTS.items():
         st.session_state.setdefault(key, value)
+
+
+def app_secrets() -> dict[str, Any]:
+    """Streamlit's secrets (`.streamlit/secrets.toml`), or none when there is no secrets file."""
+    try:
+        return dict(st.secrets)
+    except Exception:  # no secrets file: Streamlit raises its own not-found error
+        return {}
+
+
+def database_setting() -> helpers.DatabaseSetting:
+    """The server's database: `streamlit run app.py -- --db PATH`, else RUMMI_DB, else the secret `db`.
+
+    Read on every run, never from the page: nobody with the page can point the server at another file.
+    """
+    return helpers.database_setting(sys.argv[1:], os.environ, app_secrets())
 
 
 @st.cache_resource(show_spinner="Loading the tile reader…")
@@ -55,7 +74,7 @@ def tile_reader() -> Any:
 
 
 @st.cache_resource
-def open_storage(path: str) -> Storage:
+def open_storage(path: str | Path) -> Storage:
     return Storage(path)
 
 

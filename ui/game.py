@@ -40,7 +40,6 @@ def game_ui(db: Storage, game: Game) -> None:
         st.form_submit_button("Create game", type="primary", on_click=on_new_game, args=(db,))
     if st.session_state.action_error:
         st.error(st.session_state.action_error)
-    st.text_input("Database file (also set by the RUMMI_DB environment variable)", key="db_path")
 
 
 def on_game_chosen() -> None:

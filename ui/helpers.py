@@ -7,13 +7,17 @@ records (`assistant.storage`); the screens in `ui/` only move their results into
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant.errors import InputError
 from assistant.scoring import Ledger, RoundResult
 from assistant.slots import Slot
+from assistant.storage import DB_ENV_VAR, default_db_path
 from assistant.tiles import ALL_FACES, JOKER, Tile, format_tiles
 
 if TYPE_CHECKING:
@@ -23,6 +27,66 @@ if TYPE_CHECKING:
     from vision.placed import Layout
 
 TILE_CHOICES: tuple[Tile, ...] = (*ALL_FACES, JOKER)
+DB_SECRET = "db"
+
+
+# The server's settings --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DatabaseSetting:
+    """Where the app keeps its games, and which setting said so (shown when the file cannot be used)."""
+
+    path: Path
+    source: str
+
+
+def db_path_of(value: str) -> Path:
+    """A path, or an SQLite URL `sqlite:///relative.db` / `sqlite:////absolute.db`.
+
+    Raises:
+        InputError: another kind of URL (only SQLite files are used).
+    """
+    value = value.strip()
+    if value.startswith("sqlite:///"):
+        return Path(value.removeprefix("sqlite:///")).expanduser()
+    if "://" in value:
+        raise InputError(f"{value!r}: only an SQLite file (a path or sqlite:///path) can hold the games")
+    return Path(value).expanduser()
+
+
+def database_setting(
+    argv: Sequence[str], environ: Mapping[str, str], secrets: Mapping[str, Any]
+) -> DatabaseSetting:
+    """The database from the server's own settings, first found wins: `--db` after `streamlit run app.py --`,
+    the RUMMI_DB environment variable, Streamlit's secret `db`, else the user's data folder.
+
+    Raises:
+        InputError: `--db` without a value, or a value that is not an SQLite path.
+    """
+    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    parser.add_argument("--db")
+    try:
+        known, _ = parser.parse_known_args(list(argv))
+    except argparse.ArgumentError as error:
+        raise InputError(f"the app's command line: {error} (use: streamlit run app.py -- --db PATH)") from None
+    if known.db:
+        return DatabaseSetting(db_path_of(known.db), "the --db option")
+    if environ.get(DB_ENV_VAR):
+        return DatabaseSetting(db_path_of(environ[DB_ENV_VAR]), f"the {DB_ENV_VAR} environment variable")
+    if secrets.get(DB_SECRET):
+        return DatabaseSetting(db_path_of(str(secrets[DB_SECRET])), f"the secret {DB_SECRET!r}")
+    return DatabaseSetting(default_db_path(environ), "the default")
+
+
+def photo_may_replace_table(stored_layout: str, stored_photo: str, photo_key: str, chosen: bool) -> bool:
+    """Whether a photo this tab sees may be read: always when the player just chose its source; otherwise
+    (a fresh tab, a reload, the example shown by default) only over a table never filled, or to show the
+    stored table's own photo again (`stored_photo == photo_key`, whose corrections are then kept)."""
+    if chosen:
+        return True
+    never_filled = not stored_layout.strip() and not stored_photo
+    return never_filled or stored_photo == photo_key
 
 
 def same_shape(sets: Sequence[Sequence[Slot]], layout: Layout) -> bool:
@@ -40,15 +104,11 @@ def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list
 def choices_for(
     reading: PhotoReading | None, layout_shape_ok: bool, set_index: int, position: int
 ) -> list[Tile]:
-    """Readings to offer first for one tile: the correction's suggestion, then the classifier's runners-up."""
+    """Readings to offer first for one tile: the correction's suggestion, then the classifier's runners-up,
+    never the reading being fixed."""
     if reading is None or not layout_shape_ok:
         return []
-    placed = reading.layout.table[set_index][position]
-    offered: list[Tile] = []
-    for tile in (placed.suggestion, *reading.alternatives.get(placed.index, ())):
-        if tile is not None and tile not in offered:
-            offered.append(tile)
-    return offered
+    return reading.likely(reading.layout.table[set_index][position])
 
 
 def set_label(verdict: SetVerdict) -> str:
@@ -147,6 +207,15 @@ def new_set_indexes(agreed: Sequence[Sequence[Slot]], now: Sequence[Sequence[Slo
         else:
             new.append(index)
     return new
+
+
+def meld_delta(meld: Any) -> str:
+    """The meld's verdict in a few words: `enough` only for a legal opening meld."""
+    if meld.accepted:
+        return "enough"
+    if not meld.valid:
+        return "not a valid opening meld: a set breaks the rules"
+    return "not enough"
 
 
 def meld_lines(meld: Any) -> list[str]:

@@ -387,14 +387,13 @@ def test_tournament_round_charges_a_failed_opening(app: NewTab) -> None:
     assert dict(zip(preview["player"], preview["score"], strict=True)) == {"Ann": 105, "Ben": -105}
 
 
-def test_the_database_file_is_a_setting(app: NewTab, tmp_path: Any) -> None:
+def test_the_page_has_no_database_field(app: NewTab) -> None:
+    """The database is the server's setting (RUMMI_DB, `-- --db PATH`, the secret `db`), not the page's."""
     at = app()
-    other = tmp_path / "elsewhere" / "club.sqlite3"
     at.radio(key="screen").set_value("Game").run()
-    at.text_input(key="db_path").input(str(other)).run()
     assert not at.exception
-    assert Storage(other).list_games() != []
-    assert Storage(default_db_path()).load_game(stored_game().id).table_layout != ""  # the first file is kept
+    assert not [t for t in at.text_input if "atabase" in t.label]
+    assert "db_path" not in at.session_state
 
 
 def test_a_locked_database_is_a_message_not_a_traceback(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:

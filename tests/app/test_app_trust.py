@@ -1,0 +1,122 @@
+"""Issue 12's "wrong or lost" flows: a second tab never overwrites the stored table, an invalid set never makes a
+meld enough, a refused duplicate round is not offered again, the database is the server's setting, a 48 MP
+photo is read."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from app_fakes import APP, FakeReader, photo_bytes, scene_detections
+from streamlit.testing.v1 import AppTest
+from test_app import NewTab, set_row, stored_game, texts, type_layout, upload
+
+from assistant.storage import Storage, default_db_path
+
+
+def test_a_second_tab_after_an_upload_shows_the_stored_table(app: NewTab, reader: FakeReader) -> None:
+    first = app()
+    reader.detections = scene_detections([["r4 r5 b6"]], runner_up={"b6": "r6"})
+    upload(first, photo_bytes(seed=11))
+    set_row(first, 1).set_value(2).run()
+    first.pills(key="fix_likely").set_value("r6").run()
+    assert stored_game().table_layout == "r4 r5 r6"
+    calls = reader.calls
+    reader.detections = scene_detections([["k1 k2 k3"]])  # what the example would read as now
+    second = app()  # a new tab (or a reload) on the same database, picture source "example"
+    assert not second.exception
+    assert reader.calls == calls  # the example is not read over the stored table
+    assert stored_game().table_layout == "r4 r5 r6"
+    assert texts(second, "success") == ["Table valid: 1 set, 3 tiles, 15 points."]
+    first.run()
+    assert texts(first, "success") == ["Table valid: 1 set, 3 tiles, 15 points."]
+    assert len(first.image) == 1  # the first tab keeps its own photo, beside its own tiles
+
+
+def test_a_reload_after_typing_keeps_the_typed_table(app: NewTab, reader: FakeReader) -> None:
+    type_layout(app(), "o1 o2 o3")
+    second = app()
+    assert stored_game().table_layout == "o1 o2 o3"
+    assert texts(second, "success") == ["Table valid: 1 set, 3 tiles, 6 points."]
+    assert len(second.image) == 0
+
+
+def test_choosing_the_example_in_a_second_tab_does_read_it(app: NewTab) -> None:
+    type_layout(app(), "o1 o2 o3")
+    second = app()
+    second.radio(key="source").set_value("upload").run()
+    second.radio(key="source").set_value("example").run()
+    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+
+
+def test_an_invalid_set_never_makes_a_meld_enough(app: NewTab) -> None:
+    """000_*.txt section 3: the opening meld is made of valid sets; `r4 r5` is not one."""
+    at = type_layout(app(), "r10 r11 r12 | k13 b13 o13 | r4 r5 | o11 o12 o13")
+    assert at.multiselect[0].value == [0, 1, 2, 3]  # nothing agreed yet: every set counts as new
+    [metric] = at.metric
+    assert metric.value == "108 / 30"
+    assert metric.delta == "not a valid opening meld: a set breaks the rules"
+    assert metric.delta != "enough"
+    assert any("r4 r5" in line and "cancel" in line for line in texts(at, "markdown"))
+    at.multiselect[0].set_value([0, 1]).run()
+    assert at.metric[0].delta == "enough"
+
+
+def test_a_refused_duplicate_round_is_not_offered_again(app: NewTab) -> None:
+    first, second = app(), app()
+    for at in (first, second):
+        at.radio(key="screen").set_value("Round").run()
+        at.text_input(key="rack_1_1").input("r5").run()
+    [b for b in first.button if b.label == "Confirm round 1"][0].click().run()
+    [b for b in second.button if b.label == "Confirm round 1"][0].click().run()
+    assert any("round 1 is already recorded" in e for e in texts(second, "error"))
+    assert not [b for b in second.button if b.label.startswith("Confirm round")]  # no one-click duplicate
+    assert second.subheader[0].value == "Round 2: racks at the end"
+    assert second.text_input(key="rack_2_1").value == ""
+    assert len(Storage(default_db_path()).rounds(stored_game().id)) == 1
+
+
+def test_a_tab_left_open_does_not_carry_racks_into_the_next_round(app: NewTab) -> None:
+    first, second = app(), app()
+    second.radio(key="screen").set_value("Round").run()
+    second.text_input(key="rack_1_1").input("r5").run()
+    first.radio(key="screen").set_value("Round").run()
+    first.text_input(key="rack_1_1").input("r5").run()
+    [b for b in first.button if b.label == "Confirm round 1"][0].click().run()
+    second.run()  # the second tab only reruns
+    assert second.subheader[0].value == "Round 2: racks at the end"
+    assert not [b for b in second.button if b.label.startswith("Confirm round")]
+
+
+def test_the_database_is_the_command_line_setting(
+    app: NewTab, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    club = tmp_path / "club" / "scores.sqlite3"
+    monkeypatch.setattr(sys, "argv", ["app.py", "--db", str(club)])
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    assert not at.exception
+    assert Storage(club).list_games() != []
+    at.radio(key="screen").set_value("Game").run()
+    assert any(str(club) in c for c in texts(at, "caption"))
+
+
+def test_a_48_megapixel_photo_is_read(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    reader.detections = scene_detections([["o11 o12 o13"]])
+    upload(at, big_jpeg(), name="phone.jpg")
+    assert not at.exception
+    assert texts(at, "error") == []
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 36 points."]
+
+
+def big_jpeg(width: int = 8064, height: int = 6048) -> bytes:
+    """A 48 MP JPEG as a phone takes it (smooth, so it stays a few MB)."""
+    y, x = np.mgrid[0:height, 0:width]
+    image = np.dstack([x * 255 // width, y * 255 // height, (x // 64 + y // 64) % 2 * 120]).astype(np.uint8)
+    cv2.rectangle(image, (2000, 2000), (3000, 3400), (250, 250, 250), -1)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    return encoded.tobytes()
