@@ -293,6 +293,26 @@ class Storage:
                 (layout, photo, game_id),
             )
 
+    def rename_player(self, game_id: int, seat: int, name: str) -> None:
+        """Give the player in `seat` a new name; their rounds and turns follow (they are kept by seat).
+
+        Raises:
+            StorageError: a blank name, one another player has (case aside: `Ann` and `ann` are one
+                player to the table), an unknown seat, or the write failed.
+        """
+        name = name.strip()
+        if not name:
+            raise StorageError("every player needs a name")
+        with self._connect() as conn, conn:
+            self._check_seat(conn, game_id, seat)
+            taken = conn.execute(
+                "SELECT name FROM players WHERE game_id = ? AND seat != ? AND lower(name) = lower(?)",
+                (game_id, seat, name),
+            ).fetchone()
+            if taken is not None:
+                raise StorageError(f"{taken['name']!r} already plays in this game: names must differ")
+            conn.execute("UPDATE players SET name = ? WHERE game_id = ? AND seat = ?", (name, game_id, seat))
+
     def set_agreed_layout(self, game_id: int, layout: str) -> None:
         """Accept a layout as the last agreed table (e.g. at the start of a round)."""
         self._update_game(game_id, "UPDATE games SET agreed_layout = ? WHERE id = ?", (layout, game_id))
@@ -481,6 +501,29 @@ class Storage:
                 (game_id,),
             )
             conn.execute("UPDATE players SET opened = 0 WHERE game_id = ?", (game_id,))
+
+    def undo_round(self, game_id: int, number: int) -> RoundRecord:
+        """Remove round `number`, which must be the last one recorded, and return it as it was stored
+        (the caller offers its racks again). Only an explicit, confirmed undo calls this.
+
+        Raises:
+            StorageError: `number` is not the last round (another tab recorded or undid one since).
+        """
+        last = self.rounds(game_id)[-1:] or [None]
+        record = last[0]
+        if record is None or record.number != number:
+            raise StorageError(
+                f"round {number} is not the last round any more (changed in another tab?): nothing undone"
+            )
+        with self._connect() as conn, conn:
+            deleted = conn.execute(
+                "DELETE FROM rounds WHERE game_id = ? AND number = ? "
+                "AND number = (SELECT MAX(number) FROM rounds WHERE game_id = ?)",
+                (game_id, number, game_id),
+            ).rowcount
+        if deleted != 1:
+            raise StorageError(f"round {number} was changed in another tab: nothing undone")
+        return record
 
     def rounds(self, game_id: int) -> list[RoundRecord]:
         with self._connect() as conn:

@@ -313,3 +313,111 @@ def running_totals(rounds: Sequence[Any], names: Sequence[str]) -> dict[str, lis
         for name in names:
             series[name].append(totals[name])
     return series
+
+
+def running_total_rows(rounds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The running totals in long form (`round`, `player`, `total`), one row per player per round."""
+    series = running_totals(rounds, names)
+    return [
+        {"round": number, "player": name, "total": series[name][index]}
+        for index, number in enumerate(series["round"])
+        for name in names
+    ]
+
+
+# Racks at the end of a round -------------------------------------------------------------------------------
+
+
+def parse_rack(text: str) -> list[Slot]:
+    """A rack's tiles as typed or read (`?` for a tile not read yet).
+
+    Raises:
+        NotationError: a token is unreadable.
+    """
+    from assistant.slots import parse_slots
+
+    return [slot for tiles in parse_slots(text.replace("|", " ")) for slot in tiles]
+
+
+def format_rack(rack: Sequence[Slot]) -> str:
+    from assistant.slots import format_slots
+
+    return format_slots([rack]) if rack else ""
+
+
+def replace_in_rack(text: str, position: int, tile: Tile | None) -> str:
+    """The rack with one tile replaced, or removed when `tile` is None.
+
+    Raises:
+        InputError: there is no such tile.
+    """
+    rack = parse_rack(text)
+    if not 0 <= position < len(rack):
+        raise InputError(f"there is no tile {position + 1} on this rack")
+    if tile is None:
+        del rack[position]
+    else:
+        rack[position] = tile
+    return format_rack(rack)
+
+
+def racks_still_to_enter(racks: Mapping[str, Sequence[Slot]]) -> str | None:
+    """What is missing before a round can be scored, or None: every rack in, at most one blank (the player
+    who went out), every tile read. Several blanks mean racks not entered yet, not several winners."""
+    blank = [name for name, rack in racks.items() if not rack]
+    unread = [name for name, rack in racks.items() if any(t is None for t in rack)]
+    if unread:
+        return f"Tap the unread tiles (?) of {', '.join(unread)} and pick what they are."
+    if len(blank) == len(racks):
+        return "Type (or read from photos) what is left on each rack; leave the winner's blank."
+    if len(blank) > 1:
+        return f"Still to enter: {', '.join(blank)} (leave only the winner's rack blank)."
+    return None
+
+
+def assign_racks(count: int, seats: Sequence[int], first_seat: int) -> tuple[list[int], int]:
+    """The seats of `count` racks read in order, from `first_seat` round the table; and how many racks
+    were left over (more racks than players)."""
+    start = list(seats).index(first_seat) if first_seat in seats else 0
+    order = [seats[(start + k) % len(seats)] for k in range(len(seats))]
+    return order[:count], max(0, count - len(seats))
+
+
+def rack_likely(reading: Any, text: str, position: int) -> list[Tile]:
+    """The reader's other readings for one rack tile, while the rack still has the photo's tiles in place."""
+    if reading is None or len(parse_rack(text)) != len(reading.tiles) or position >= len(reading.likely):
+        return []
+    current = parse_rack(text)[position]
+    return [t for t in reading.likely[position] if t != current]
+
+
+def round_recorded_notice(number: int, result: Any) -> str:
+    """`Round 2 recorded: Ann went out (+38); Ben -38.`"""
+    winners = ", ".join(result.winners)
+    how = "won the blocked round" if result.blocked else "went out"
+    scores = "; ".join(f"{name} {score:+d}" for name, score in result.scores.items())
+    return f"Round {number} recorded: {winners} {how}. Scores: {scores}."
+
+
+def round_summary(record: Any) -> str:
+    """`Ann +38, Ben -38` of a stored round."""
+    return ", ".join(f"{s.name} {s.score:+d}" for s in record.scores)
+
+
+def games_rows(entries: Sequence[tuple[Any, Sequence[Any], Rules]]) -> list[dict[str, Any]]:
+    """One row per game (`storage.Game`, its rounds, its rules): rules, rounds played, each player's total,
+    and who leads."""
+    rows = []
+    for game, rounds, rules in entries:
+        names = [p.name for p in game.players]
+        try:
+            ledger = ledger_of(rounds, names, rules)
+            standings = ledger.standings()
+            totals = " · ".join(f"{name} {total:+d}" for name, total, _ in standings)
+            leaders = " and ".join(ledger.leaders()) if rounds else ""
+        except InputError as error:  # a game whose players do not fit its rules any more
+            totals, leaders = f"cannot be scored: {error}", ""
+        rows.append(
+            {"game": game.name, "rules": rules.label, "rounds": len(rounds), "totals": totals, "leading": leaders}
+        )
+    return rows
