@@ -37,7 +37,12 @@ def on_screen_chosen() -> None:
 def header_ui(game: Game, rules: Rules) -> str:
     st.markdown(f"#### {game.name} · {rules.label}")
     return st.radio(
-        "Screen", SCREENS, key="screen", horizontal=True, label_visibility="collapsed", on_change=on_screen_chosen
+        "Screen",
+        SCREENS,
+        key="screen",
+        horizontal=True,
+        label_visibility="collapsed",
+        on_change=on_screen_chosen,
     )
 
 

@@ -38,7 +38,9 @@ def players_ui(db: Storage, game: Game) -> None:
     with st.expander("Rename players"):
         with st.form(f"rename_{game.id}"):
             for player in game.players:
-                st.text_input(f"Seat {player.seat + 1}", value=player.name, key=f"rename_{game.id}_{player.seat}")
+                st.text_input(
+                    f"Seat {player.seat + 1}", value=player.name, key=f"rename_{game.id}_{player.seat}"
+                )
             st.form_submit_button("Save names", on_click=on_rename, args=(db, game))
 
 

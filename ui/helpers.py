@@ -69,7 +69,9 @@ def database_setting(
     try:
         known, _ = parser.parse_known_args(list(argv))
     except argparse.ArgumentError as error:
-        raise InputError(f"the app's command line: {error} (use: streamlit run app.py -- --db PATH)") from None
+        raise InputError(
+            f"the app's command line: {error} (use: streamlit run app.py -- --db PATH)"
+        ) from None
     if known.db:
         return DatabaseSetting(db_path_of(known.db), "the --db option")
     if environ.get(DB_ENV_VAR):
@@ -418,6 +420,12 @@ def games_rows(entries: Sequence[tuple[Any, Sequence[Any], Rules]]) -> list[dict
         except InputError as error:  # a game whose players do not fit its rules any more
             totals, leaders = f"cannot be scored: {error}", ""
         rows.append(
-            {"game": game.name, "rules": rules.label, "rounds": len(rounds), "totals": totals, "leading": leaders}
+            {
+                "game": game.name,
+                "rules": rules.label,
+                "rounds": len(rounds),
+                "totals": totals,
+                "leading": leaders,
+            }
         )
     return rows

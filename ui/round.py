@@ -197,7 +197,9 @@ def rack_tiles_ui(number: int, player: Player, rack: list[Slot], rules: Rules) -
     reading: photos.RackReading | None = st.session_state.get(f"rack_read_{number}_{player.seat}")
     likely = helpers.rack_likely(reading, text, position)
     with st.container(border=True):
-        st.markdown(f"**{player.name}, tile {position + 1}** reads {tile_markup(rack[position])}: what is it?")
+        st.markdown(
+            f"**{player.name}, tile {position + 1}** reads {tile_markup(rack[position])}: what is it?"
+        )
         if likely:
             st.pills(
                 "Likely",

@@ -237,9 +237,13 @@ def verdict_ui(
             sets_text = "1 set" if len(sets) == 1 else f"{len(sets)} sets"
             st.success(f"Table valid: {sets_text}, {sum(map(len, sets))} tiles, {table.value} points.")
         else:
-            bad = sum(1 for v in verdicts if v is not None and not v.valid)
+            count = slots.count_sets(sets, [None if v is None else v.valid for v in verdicts])
+            bad = count.invalid
+            single = (
+                f" ({count.single} single tile{'s' if count.single != 1 else ''})" if count.single else ""
+            )
             st.error(
-                f"Table not valid: {bad} of {len(sets)} sets break the rules."
+                f"Table not valid: {bad} of {len(sets)} sets break the rules{single}."
                 if bad and len(sets) > 1
                 else "Table not valid: the set breaks the rules."
                 if bad
@@ -279,7 +283,9 @@ def verdict_ui(
         )
         selected = st.session_state.selected_slot
         if selected is not None and selected[0] == index:
-            tile_fix_ui(db, game, sets, layout, rules)  # right under the tapped tile, where a phone user looks
+            tile_fix_ui(
+                db, game, sets, layout, rules
+            )  # right under the tapped tile, where a phone user looks
 
 
 def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: str, rules: Rules) -> None:

@@ -125,9 +125,7 @@ def test_undo_of_the_last_round_is_explicit_and_gives_the_racks_back(app: NewTab
     [b for b in at.button if b.label == "Undo round 1"][0].click().run()
     assert not at.exception
     assert Storage(default_db_path()).rounds(stored_game().id) == []
-    assert texts(at, "success") == [
-        "Round 1 undone: its racks are back in the boxes to fix and confirm."
-    ]
+    assert texts(at, "success") == ["Round 1 undone: its racks are back in the boxes to fix and confirm."]
     assert at.subheader[0].value == "Round 1: racks at the end"
     assert at.text_input(key="rack_1_1").value == "r5 k3"
     assert at.text_input(key="rack_1_0").value == ""

@@ -1,5 +1,5 @@
-"""Issue 12's "wrong or lost" flows: a second tab never overwrites the stored table, an invalid set never makes a
-meld enough, a refused duplicate round is not offered again, the database is the server's setting, a 48 MP
+"""Issue 12's "wrong or lost" flows: a second tab never overwrites the stored table, an invalid set never
+makes a meld enough, a refused duplicate round is not offered again, the database is the server's setting, a 48 MP
 photo is read."""
 
 from __future__ import annotations
@@ -120,3 +120,27 @@ def big_jpeg(width: int = 8064, height: int = 6048) -> bytes:
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
     return encoded.tobytes()
+
+
+def test_the_cli_the_picture_and_the_app_count_sets_alike(app: NewTab, reader: FakeReader) -> None:
+    """Two sets and three tiles lying alone: 5 sets everywhere (a loose tile is a set of one)."""
+    import subprocess
+
+    from assistant.rules import find_preset
+    from vision.annotate import LayoutAnnotator
+    from vision.layout import rebuild
+
+    rows = [["r5 r6 r7", "k9 b9 o9", "o1", "b2", "k4"]]
+    layout = rebuild(scene_detections(rows), find_preset("standard"), image_size=(1200, 400))
+    assert [len(s) for s in layout.table] == [3, 3, 1, 1, 1]
+    summary = LayoutAnnotator.summary(layout)
+    assert summary.startswith("5 sets: 2 valid, 3 invalid (3 single tiles)")
+    cli = subprocess.run(
+        [sys.executable, "-m", "assistant", "table", "r5 r6 r7 | k9 b9 o9 | o1 | b2 | k4"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "(5 sets, 9 tiles" in cli.stdout
+    at = app()
+    reader.detections = scene_detections(rows)
+    upload(at, photo_bytes(seed=31))
+    assert texts(at, "error")[0] == "Table not valid: 3 of 5 sets break the rules (3 single tiles)."
