@@ -1,6 +1,6 @@
 """Issue 12's "wrong or lost" flows: a second tab never overwrites the stored table, an invalid set never
-makes a meld enough, a refused duplicate round is not offered again, the database is the server's setting, a 48 MP
-photo is read."""
+makes a meld enough, a refused duplicate round is not offered again, the database is the server's setting,
+a 48 MP photo is read, and the sets are counted alike everywhere."""
 
 from __future__ import annotations
 
