@@ -144,3 +144,21 @@ def test_the_cli_the_picture_and_the_app_count_sets_alike(app: NewTab, reader: F
     reader.detections = scene_detections(rows)
     upload(at, photo_bytes(seed=31))
     assert texts(at, "error")[0] == "Table not valid: 3 of 5 sets break the rules (3 single tiles)."
+
+
+def test_fixing_a_misread_tile_joins_the_set_it_split(app: NewTab, reader: FakeReader) -> None:
+    """The reader cut `r3 r4 r5 b6 r7 r8` where a gap was too close to call (the rules decided); once b6 is
+    fixed to r6 the photo is grouped again and the run is one set."""
+    at = app()
+    detections = scene_detections([["r3 r4 r5 b6 r7 r8"]], runner_up={"b6": "r6"})
+    detections.xyxy[3:, [0, 2]] += 8  # a slightly wider gap before the misread tile
+    reader.detections = detections
+    upload(at, photo_bytes(seed=32))
+    assert stored_game().table_layout == "r3 r4 r5 | b6 r7 r8"
+    set_row(at, 2).set_value(0).run()
+    likely = at.pills(key="fix_likely")
+    assert likely.options[0] == ":red[**6**]" and ":blue[**6**]" not in likely.options
+    likely.set_value("r6").run()
+    assert stored_game().table_layout == "r3 r4 r5 r6 r7 r8"
+    assert texts(at, "success") == ["Table valid: 1 set, 6 tiles, 33 points."]
+    assert len(at.image) == 1  # the photo still boxes the (regrouped) sets

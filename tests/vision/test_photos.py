@@ -104,3 +104,22 @@ def test_a_normal_photo_keeps_its_size() -> None:
 )
 def test_shrink_factor(size: tuple[int, int], factor: int) -> None:
     assert photos.shrink_factor(*size) == factor
+
+
+def test_a_doubt_without_a_correction_offers_the_classifiers_runner_up() -> None:
+    from assistant.tiles import Tile
+    from vision.detections import Detections
+    from vision.placed import Layout, PlacedTile
+
+    placed = PlacedTile(0, Tile.parse("b6"), (0, 0, 10, 10), (5, 5), 0.0, (10, 10), 0.4, doubtful=True)
+    detections = Detections(xyxy=np.zeros((1, 4), np.float32), confidence=np.ones(1, np.float32))
+    reading = photos.PhotoReading(
+        frame=np.zeros((20, 20, 3), np.uint8),
+        layout=Layout(table=((placed,),)),
+        alternatives={0: (Tile.parse("b6"), Tile.parse("k6"))},
+        detections=detections,
+    )
+    [doubt] = reading.doubted()
+    assert doubt.suggestion == Tile.parse("k6")  # the runner-up, never the reading itself
+    assert doubt.describe() == "set 1, tile 1 reads b6, maybe k6"
+    assert reading.likely(placed) == [Tile.parse("k6")]
