@@ -162,3 +162,30 @@ def test_fixing_a_misread_tile_joins_the_set_it_split(app: NewTab, reader: FakeR
     assert stored_game().table_layout == "r3 r4 r5 r6 r7 r8"
     assert texts(at, "success") == ["Table valid: 1 set, 6 tiles, 33 points."]
     assert len(at.image) == 1  # the photo still boxes the (regrouped) sets
+
+
+def test_camera_and_type_it_drop_the_last_picture_and_verdict(app: NewTab, reader: FakeReader) -> None:
+    at = app()
+    assert len(at.image) == 1 and texts(at, "success")
+    at.radio(key="source").set_value("camera").run()
+    assert len(at.image) == 0
+    assert texts(at, "success") == [] and not at.pills  # the example's verdict is not shown as the camera's
+    assert any(i.startswith("Take a photo of the table") for i in texts(at, "info"))
+    reader.detections = scene_detections([["o11 o12 o13"]])
+    at.camera_input(key="camera_photo").set_value(("shot.jpg", photo_bytes(seed=33), "image/jpeg"))
+    at.run()
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 36 points."] and len(at.image) == 1
+    at.radio(key="source").set_value("type").run()
+    assert len(at.image) == 0  # typing shows the typed text's verdict, no photo
+    assert at.text_area(key="layout_text").value == "o11 o12 o13"
+
+
+def test_a_rejected_typed_layout_hides_the_old_verdict(app: NewTab) -> None:
+    at = type_layout(app(), "r1 r2 r3")
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 6 points."]
+    at.text_area(key="layout_text").input("r1 r2 x3").run()
+    assert texts(at, "success") == [] and not at.pills
+    assert any("x3" in e for e in texts(at, "error"))
+    assert any("not checked" in i for i in texts(at, "info"))
+    at.text_area(key="layout_text").input("r1 r2 r3 r4").run()
+    assert texts(at, "success") == ["Table valid: 1 set, 4 tiles, 10 points."]
