@@ -109,3 +109,31 @@ def tile_markup(slot: Slot) -> str:
 
 def photo_bytes_key(source: str, data: bytes) -> str:
     return f"{source}:{hashlib.sha1(data).hexdigest()}"
+
+
+def lan_address() -> str:
+    """This computer's address on its network (the one a phone reaches it by), or 127.0.0.1 without one."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))  # UDP: nothing is sent, only a route is picked
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def phone_ui() -> None:
+    """The address to open on a phone at the table, and its QR code."""
+    https = bool(st.get_option("server.sslCertFile"))
+    url = helpers.phone_url(https, lan_address(), int(st.get_option("server.port") or 8501))
+    with st.expander("Open on a phone", expanded=False):
+        left, right = st.columns([1, 2])
+        left.image(helpers.qr_png(url), width=180, caption=url)
+        right.markdown(f"On a phone on the same network, scan the code or open **{url}**.")
+        if https:
+            right.caption("The certificate is self-signed: accept the browser's warning once.")
+        else:
+            right.warning(
+                "Phones allow the camera only over https: start the app with `scripts/serve-https.sh`."
+            )

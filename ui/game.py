@@ -9,7 +9,7 @@ from assistant.errors import InputError
 from assistant.rules import HOUSE_RULES, PRESETS, find_preset
 from assistant.storage import Game, Storage, StorageError
 from ui import helpers
-from ui.common import SOURCES, database_setting, rules_of
+from ui.common import SOURCES, database_setting, phone_ui, rules_of
 
 
 def show(db: Storage, game: Game) -> None:
@@ -18,6 +18,7 @@ def show(db: Storage, game: Game) -> None:
     game_ui(db, game)
     players_ui(db, game)
     games_table_ui(db)
+    phone_ui()
     setting = database_setting()
     st.caption(
         f"Scores are kept in `{setting.path}` ({setting.source}); copy that file to back them up. "

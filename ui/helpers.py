@@ -429,3 +429,30 @@ def games_rows(entries: Sequence[tuple[Any, Sequence[Any], Rules]]) -> list[dict
             }
         )
     return rows
+
+
+# Opening the app on a phone ---------------------------------------------------------------------------------
+
+
+def phone_url(https: bool, address: str, port: int) -> str:
+    """The address a phone on the same network opens."""
+    return f"{'https' if https else 'http'}://{address}:{port}"
+
+
+def camera_blocked(page_url: str) -> bool:
+    """Whether a browser on this page refuses the camera: it allows it only on https or on localhost."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(page_url)
+    return parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1", "::1")
+
+
+def qr_png(text: str, scale: int = 6) -> bytes:
+    """A QR code of `text` as PNG bytes (segno: pure Python, nothing downloaded)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=scale, border=2)
+    return out.getvalue()

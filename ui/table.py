@@ -135,6 +135,10 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
         except photos.PhotoError as error:
             st.session_state.photo_error = str(error)
     elif source == "camera":
+        if helpers.camera_blocked(str(st.context.url or "")):
+            st.warning(
+                "This browser allows the camera only over https: open the app as the Game screen shows."
+            )
         shot = st.camera_input("Photo of the table", key="camera_photo")
         if shot is not None:
             data, name = shot.getvalue(), "the camera photo"

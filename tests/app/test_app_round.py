@@ -147,6 +147,8 @@ def test_players_are_renamed_and_the_games_table_shows_totals(app: NewTab) -> No
     games = table_with(at, "totals")
     assert list(games["game"]) == ["Table 1"] and list(games["rounds"]) == [1]
     assert list(games["totals"]) == ["Ann +5 · Ben -5"] and list(games["leading"]) == ["Ann"]
+    assert [e.label for e in at.expander if e.label == "Open on a phone"] and len(at.image) == 1  # the QR
+    assert any("copy that file to back them up" in c for c in texts(at, "caption"))
     at.radio(key="screen").set_value("Round").run()
     assert list(table_with(at, "games won")["player"]) == ["Ann", "Ben"]  # the history follows the seat
 

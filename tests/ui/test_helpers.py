@@ -167,3 +167,18 @@ def test_meld_delta_never_says_enough_for_an_invalid_set() -> None:
     assert helpers.meld_delta(meld) == "not a valid opening meld: a set breaks the rules"
     assert helpers.meld_delta(check_meld(parse_layout("r10 r11 r12"), find_preset("standard"))) == "enough"
     assert helpers.meld_delta(check_meld(parse_layout("r1 r2 r3"), find_preset("standard"))) == "not enough"
+
+
+def test_phone_address_and_camera_rule() -> None:
+    assert helpers.phone_url(True, "192.168.1.20", 8501) == "https://192.168.1.20:8501"
+    assert helpers.camera_blocked("http://192.168.1.20:8501/?game=1")
+    assert not helpers.camera_blocked("https://192.168.1.20:8501/")
+    assert not helpers.camera_blocked("http://localhost:8501/")
+    png = helpers.qr_png("https://192.168.1.20:8501")
+    assert png.startswith(b"\x89PNG")
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2))
+    assert text == "https://192.168.1.20:8501"
