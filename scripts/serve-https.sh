@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-8501}
 CERTS=${RUMMI_CERTS:-.certs}
-PYTHON=.venv/bin/python
+PYTHON=${PYTHON:-.venv/bin/python}
 [ -x "$PYTHON" ] || PYTHON=python3
 command -v openssl >/dev/null || { echo "serve-https: openssl is needed to make the certificate" >&2; exit 1; }
 address=$(hostname -I 2>/dev/null | awk '{print $1}')
