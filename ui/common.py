@@ -131,7 +131,9 @@ def phone_ui() -> None:
         left, right = st.columns([1, 2])
         left.image(helpers.qr_png(url), width=180, caption=url)
         right.markdown(f"On a phone on the same network, scan the code or open **{url}**.")
-        if https:
+        if str(st.get_option("server.address") or "") in ("127.0.0.1", "localhost", "::1"):
+            right.warning("This server answers only this computer: start it with `scripts/serve-https.sh`.")
+        elif https:
             right.caption("The certificate is self-signed: accept the browser's warning once.")
         else:
             right.warning(

@@ -16,8 +16,6 @@ def show(db: Storage, game: Game) -> None:
     if st.session_state.notice:
         st.success(st.session_state.notice)
     game_ui(db, game)
-    players_ui(db, game)
-    games_table_ui(db)
     phone_ui()
     setting = database_setting()
     st.caption(
@@ -72,6 +70,8 @@ def game_ui(db: Storage, game: Game) -> None:
         key="game_choice",
         on_change=on_game_chosen,
     )
+    games_table_ui(db)
+    players_ui(db, game)
     with st.form("new_game"):
         st.markdown("**New game**")
         st.text_input("Name", value=f"Table {len(games) + 1}", key="new_name")

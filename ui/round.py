@@ -160,14 +160,15 @@ def read_rack_photos(game: Game, rules: Rules, number: int, first: int, shots: l
     seats = [p.seat for p in game.players]
     assigned, left_over = helpers.assign_racks(len(found), seats, first)
     names = {p.seat: p.name for p in game.players}
+    read = []
     for seat, rack in zip(assigned, found, strict=False):
         st.session_state[rack_key(number, seat)] = rack.text
         st.session_state[f"rack_read_{number}_{seat}"] = rack
-        report.append(f"{names[seat]}: {len(rack.tiles)} tiles read")
+        read.append(f"{names[seat]} {len(rack.tiles)}")
     if left_over:
         report.append(f"! {left_over} more rack(s) than players: left out")
-    if assigned:
-        report.append("Check each rack below; tap a tile to fix it.")
+    if read:
+        report.append(f"Tiles read: {', '.join(read)}. Check each rack below; tap a tile to fix it.")
     return report
 
 
