@@ -152,6 +152,13 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
             data, name = live_frame, "the video frame"
     if data is not None:
         read_new_photo(db, game, rules, source, data, name)
+    if source == "example" and data is not None and st.session_state.reading is None:
+        # A fresh tab on a table stored since (another photo, typed): it is shown, not read over.
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.caption(
+            "The table below is the one stored for this game; the example photo was not read over it."
+        )
+        right.button("Read the example", on_click=on_source_chosen)
     if st.session_state.photo_error:
         st.error(st.session_state.photo_error + " — the table below is kept as it was.")
 

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                 args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
             )
             for width_name, (width, height) in WIDTHS.items():
-                with streamlit_server(example_db) as url:
+                with streamlit_server(example_db.with_name(f"example-{width_name}.sqlite3")) as url:
                     page = browser.new_page(viewport={"width": width, "height": height})
                     page.goto(url)
                     expect(page.get_by_text("Table 1 · standard")).to_be_visible(timeout=60_000)

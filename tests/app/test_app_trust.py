@@ -34,6 +34,10 @@ def test_a_second_tab_after_an_upload_shows_the_stored_table(app: NewTab, reader
     first.run()
     assert texts(first, "success") == ["Table valid: 1 set, 3 tiles, 15 points."]
     assert len(first.image) == 1  # the first tab keeps its own photo, beside its own tiles
+    # Reading the example over the stored table is the player's explicit choice.
+    [again] = [b for b in second.button if b.label == "Read the example"]
+    again.click().run()
+    assert stored_game().table_layout == "k1 k2 k3"
 
 
 def test_a_reload_after_typing_keeps_the_typed_table(app: NewTab, reader: FakeReader) -> None:
