@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
                     page = browser.new_page(viewport={"width": width, "height": height})
                     page.goto(url)
                     expect(page.get_by_text("Table 1 · standard")).to_be_visible(timeout=60_000)
+                    # The tile reader loads on the first photo: wait for its reading, not the bare header.
+                    expect(page.get_by_text(re.compile(r"\d+ tiles seen"))).to_be_visible(timeout=90_000)
                     shoot(page, args.out / f"table-example-{width_name}.png")
                     tiles = page.locator("[data-testid=stButtonGroup] button")
                     if tiles.count():  # none when the tile reader is not shipped
