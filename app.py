@@ -1,9 +1,10 @@
 """Rummikub table assistant: check the table from a photo, judge a disputed turn, score rounds.
 
 Run with `streamlit run app.py`. This file is the entry: the page set-up, the database and the game this tab
-shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`). The rules
-are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in SQLite (`assistant.storage`),
-read again on every run so several tabs on one game see the same state.
+shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`,
+`tournament`). The rules are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in
+SQLite or PostgreSQL (`assistant.storage`), read again on every run so several tabs on one game see the same
+state.
 
 The screens are picked with a radio rather than `st.navigation`: a page switch clears the query parameters,
 and `?game=` is how each tab keeps its game.
@@ -19,6 +20,7 @@ from assistant.storage import Game, StorageError
 from ui import game as game_screen
 from ui import round as round_screen
 from ui import table as table_screen
+from ui import tournament as tournament_screen
 from ui import turn as turn_screen
 from ui.common import SCREENS, current_game, database_setting, init_session, open_storage, rules_of
 
@@ -26,6 +28,7 @@ st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layo
 # Less empty space above the title, which matters most on a phone.
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
 init_session()
+tournament_screen.follow_link()
 
 
 def on_screen_chosen() -> None:
@@ -52,12 +55,12 @@ except InputError as error:
     st.error(f"The game database is not set right: {error}")
     st.stop()
 try:
-    storage = open_storage(setting.path)
+    storage = open_storage(setting.target)
     game = current_game(storage)
 except StorageError as error:
     st.error(
         f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
-        "start the app with `streamlit run app.py -- --db PATH`, or set RUMMI_DB."
+        "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
     )
     st.stop()
 rules = rules_of(game)
@@ -69,6 +72,8 @@ try:
         turn_screen.show(storage, game, rules)
     elif screen == "Round":
         round_screen.show(storage, game, rules)
+    elif screen == "Tournament":
+        tournament_screen.show(storage)
     else:
         game_screen.show(storage, game)
 except StorageError as error:  # e.g. the file locked by another program: nothing confirmed is lost

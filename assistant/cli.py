@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from assistant.documents import set_to_json
-from assistant.errors import InputError
+from assistant.errors import InputError, quote, shorten_long_runs
 from assistant.meld import MeldVerdict, check_meld
 from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
 from assistant.scoring import FailedOpening, Ledger, RoundResult, score_round
@@ -42,10 +44,17 @@ def _read_plugin() -> ModuleType:
     return read
 
 
+def _tournament_plugin() -> ModuleType:
+    from assistant import tournament_cli
+
+    return tournament_cli
+
+
 # Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
 PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
     "solve": (_solve_plugin, "the best play for a table and a rack"),
     "read": (_read_plugin, "read the tiles in photos of a table"),
+    "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
 }
 
 
@@ -82,6 +91,9 @@ def turn_to_json(verdict: TurnVerdict) -> dict[str, object]:
         "reason_codes": [r.code.value for r in verdict.reasons],
         "taken": [str(t) for t in verdict.taken],
         "penalty_tiles": verdict.penalty_tiles,
+        "discard": str(verdict.discard) if verdict.discard else None,
+        "rack_after": [str(t) for t in verdict.rack_after],
+        "went_out": verdict.went_out,
         "table": table_to_json(verdict.table),
     }
 
@@ -149,16 +161,20 @@ def describe_meld(verdict: MeldVerdict, rules: Rules) -> str:
 
 
 def describe_turn(verdict: TurnVerdict) -> str:
-    if verdict.action == "draw":
-        return "Legal: the table is as it was, so the player draws a tile."
+    discard = f" The turn ends with the discard {verdict.discard}." if verdict.discard else ""
+    if verdict.action == "draw" and verdict.legal:
+        return "Legal: the table is as it was, so the player draws a tile." + discard
     played = format_tiles(list(verdict.played)) or "nothing"
     count = len(verdict.played)
     if verdict.legal:
-        lines = [f"Legal play: {played} ({count} tile{'s' * (count != 1)} from the rack)."]
+        source = "the hand" if verdict.picked_up else "the rack"
+        lines = [f"Legal play: {played} ({count} tile{'s' * (count != 1)} from {source}).{discard}"]
         if verdict.meld_value is not None:
             lines.append(f"Opening meld worth {verdict.meld_value} points.")
         if verdict.jokers_to_rack:
             lines.append(f"{verdict.jokers_to_rack} joker(s) go back to the rack (gentle joker rule).")
+        if verdict.went_out:
+            lines.append("The rack is empty: the player has gone out and wins the round.")
         return "\n".join(lines)
     lines = ["Illegal turn:"]
     lines.extend(f"  - {r.text}" for r in verdict.reasons)
@@ -206,11 +222,35 @@ def run_meld(args: argparse.Namespace, rules: Rules) -> int:
     return EXIT_OK if verdict.accepted else EXIT_BREACH
 
 
+def _one_tile(text: str | None, option: str) -> Tile | None:
+    """The single tile an option such as `--discard r5` names; None when the option is not given."""
+    if text is None:
+        return None
+    try:
+        tiles = parse_tiles(text)
+    except NotationError as error:
+        raise NotationError(f"{option}: {error}", error.token) from None
+    if len(tiles) != 1:
+        raise NotationError(f"{option} takes exactly one tile, got {quote(text)}", text)
+    return tiles[0]
+
+
 def run_turn(args: argparse.Namespace, rules: Rules) -> int:
     before = parse_layout(args.before)
     after = parse_layout(args.after)
     rack = parse_tiles(args.rack)
-    verdict = judge_turn(before, after, rack, args.opened, rules, args.threshold)
+    verdict = judge_turn(
+        before,
+        after,
+        rack,
+        args.opened,
+        rules,
+        args.threshold,
+        discard=_one_tile(args.discard, "--discard"),
+        took_discard=_one_tile(args.took_discard, "--took-discard"),
+        drew=_one_tile(args.drew, "--drew"),
+        took_trump=_one_tile(args.took_trump, "--took-trump"),
+    )
     _emit(args, turn_to_json(verdict), describe_turn(verdict))
     return EXIT_OK if verdict.legal else EXIT_BREACH
 
@@ -222,10 +262,12 @@ def run_score(args: argparse.Namespace, rules: Rules) -> int:
         name = name.strip()
         if not sep or not name:
             raise NotationError(
-                f"not NAME=TILES: {entry!r} (e.g. --rack alice='r5 k12' or --rack bob=)", entry
+                f"not NAME=TILES: {quote(entry)} (e.g. --rack alice='r5 k12' or --rack bob=)", entry
             )
-        if name in racks:
-            raise InputError(f"player {name!r} is given two racks")
+        same = [known for known in racks if known.casefold() == name.casefold()]
+        if same:
+            also = "" if same[0] == name else f" (as {quote(same[0])}: names are compared ignoring case)"
+            raise InputError(f"player {quote(name)} is given two racks{also}")
         racks[name] = parse_tiles(tiles)
     failed: dict[str, FailedOpening] = {}
     for entry in args.failed_opening or []:
@@ -233,7 +275,7 @@ def run_score(args: argparse.Namespace, rules: Rules) -> int:
         try:
             failed[name.strip()] = FailedOpening(why.strip() or FailedOpening.COULD_NOT.value)
         except ValueError:
-            raise InputError(f"not NAME=could-not|chose-not: {entry!r}") from None
+            raise InputError(f"not NAME=could-not|chose-not: {quote(entry)}") from None
     result = score_round(racks, rules, failed)
     document, text = round_to_json(result), describe_round(result)
     if rules.partnership:
@@ -254,7 +296,9 @@ def _emit(args: argparse.Namespace, document: dict[str, object], text: str) -> N
 
 def _threshold(text: str) -> int:
     if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"the opening threshold is a whole number of points, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"the opening threshold is a whole number of points, got {quote(text)}"
+        )
     return int(text)
 
 
@@ -280,7 +324,7 @@ def _opened(parser: argparse.ArgumentParser) -> None:
 
 def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, ModuleType | None]:
     """The `rummi` parser. Only the plug-in named by `plugin` is imported and configured."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rummi",
         description="Rummikub rules engine: check sets, opening melds and turns, score rounds.",
         epilog="Tiles: r5 (red), b (blue), k (black), o or y (orange), J (joker). Sets are separated by '|'.",
@@ -305,6 +349,22 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
     turn.add_argument("--rack", default="", metavar="TILES", help="the player's rack before the turn")
     turn.add_argument(
         "--threshold", type=_threshold, metavar="N", help="opening points (default: the preset's)"
+    )
+    turn.add_argument(
+        "--discard", metavar="TILE", help="the tile laid on one's own discard pile to end the turn (american)"
+    )
+    turn.add_argument(
+        "--took-discard",
+        metavar="TILE",
+        help="the left neighbour's top discard, taken instead of drawing, to be played this turn (american)",
+    )
+    turn.add_argument(
+        "--took-trump", metavar="TILE", help="the trump at the end of the pool, taken to go out (american)"
+    )
+    turn.add_argument(
+        "--drew",
+        metavar="TILE",
+        help="the tile drawn from the pool this turn, not on --rack (playable at once with immediate-draw)",
     )
     _opened(turn)
     turn.set_defaults(handler=run_turn)
@@ -349,8 +409,25 @@ def _command_in(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run `rummi`; returns the exit code (0 ok, 1 rule breach, 2 unreadable input)."""
+    """Run `rummi`; returns the exit code (0 ok, 1 rule breach, 2 unreadable input).
+
+    A reader that stops early (`rummi read a.jpg b.jpg | head -1`) ends the run quietly with 0: what was
+    asked for was written, and the rest has nowhere to go.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:
+        # The reader is gone: point stdout at /dev/null so the exit flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_OK
+
+
+def _run(argv: list[str]) -> int:
     command = _command_in(argv)
     try:
         plugin = command if command in PLUGINS else None
@@ -366,8 +443,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = find_preset(args.rules)
         return int(args.handler(args, rules))
     except InputError as error:
-        print(f"rummi: error: {error}", file=sys.stderr)
+        print(f"rummi: error: {shorten_long_runs(str(error))}", file=sys.stderr)
         return EXIT_UNREADABLE
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors that never echo a huge argument back whole."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {shorten_long_runs(message)}\n")
 
 
 if __name__ == "__main__":

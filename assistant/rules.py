@@ -11,7 +11,12 @@ Sources (in `../shared/rules/`):
   3 penalty tiles for an incomplete move; the match is won on games won, ties broken by score).
 - tournament: 004_*.txt (joker on a rack 50; failed opening 100/200; 1-minute turns, 3 penalty tiles;
   most game wins advances, ties broken by cumulative score).
+- american: 003_*.txt (every turn ends with a discard onto one's own pile; after the opening meld the left
+  neighbour's top discard may be taken instead of drawing, only to play it at once; the trump tile; joker 30).
 - house variants: 000_*.txt section 6.
+
+`docs/rules.md` lists every rule the engine applies, per preset, with its source and the decisions taken
+where a text is silent.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from assistant.errors import InputError
+from assistant.errors import InputError, quote
 from assistant.tiles import Color, Tile
 
 
@@ -56,6 +61,22 @@ class Rules:
     partnership: bool = False
     # Short match (000_*.txt section 6): three rounds. None: as many as agreed.
     match_rounds: int | None = None
+    # When a tile drawn from the pool may be played: "next-turn" (000_*.txt section 4, 002_*.txt: drawing
+    # ends the turn), "at-once" (immediate-draw, 000_*.txt section 6: the drawn tile may be played at once,
+    # then the turn ends) or "this-turn" (003_*.txt: the draw opens the turn, which goes on to melds and
+    # a discard).
+    drawn_tile: str = "next-turn"
+    # 003_*.txt: a turn ends with one rack tile laid face up on the player's own discard pile; after the
+    # opening meld the left neighbour's top discard may be taken instead of drawing, to be played at once.
+    discard_pile: bool = False
+    # 003_*.txt: the last tile of the pool lies face up; it may be taken instead of drawing only to go out,
+    # added to a meld already on the table.
+    trump_tile: bool = False
+    # Flexible joker replacement (000_*.txt section 6): a joker leaves a group only when both (all)
+    # missing colours are added, each from the active player's rack, and it is reused at once.
+    flexible_joker: bool = False
+    # 002_*.txt: "a round is made up of multiple games", as many as there are players.
+    games_per_round_by_players: bool = False
     # How the edition prints the colour the notation calls orange (`y` reads as orange).
     orange_label: str = "orange"
     house: tuple[str, ...] = ()
@@ -64,6 +85,20 @@ class Rules:
     def tile_count(self) -> int:
         """Tiles in the box: 106 for two copies and 2 jokers, 160 for three copies and 4 jokers."""
         return 52 * self.copies + self.jokers
+
+    @property
+    def turn_inputs(self) -> tuple[str, ...]:
+        """What a turn needs besides the tables and the rack, in the order a screen asks for it:
+        `discard`, `took_discard`, `took_trump` (003_*.txt) and `drew` (a drawn tile that may be played
+        this turn). The names are `judge_turn`'s keyword arguments (`--discard` etc. on the CLI)."""
+        inputs: list[str] = []
+        if self.discard_pile:
+            inputs += ["discard", "took_discard"]
+        if self.trump_tile:
+            inputs.append("took_trump")
+        if self.drawn_tile != "next-turn":
+            inputs.append("drew")
+        return tuple(inputs)
 
     @property
     def label(self) -> str:
@@ -96,7 +131,7 @@ class Rules:
             key = _HOUSE_ALIASES.get(key, key)
             if key not in HOUSE_RULES:
                 known = ", ".join(sorted(HOUSE_RULES))
-                raise PresetError(f"unknown house rule {raw!r} (known: {known})")
+                raise PresetError(f"unknown house rule {quote(raw)} (known: {known})")
             if key in rules.house:
                 continue
             changes = HOUSE_RULES[key]
@@ -130,6 +165,7 @@ SIX_PLAYER = dataclasses.replace(
     turn_seconds=60,
     failed_move_penalty_tiles=3,
     match_decided_by="wins",
+    games_per_round_by_players=True,
 )
 
 TOURNAMENT = dataclasses.replace(
@@ -143,9 +179,27 @@ TOURNAMENT = dataclasses.replace(
     match_decided_by="wins",
 )
 
-PRESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, GOLIATH, SIX_PLAYER, TOURNAMENT)}
+# 003_*.txt. Where the text is silent (edition, opening threshold, rearranging, jokers) the standard rules
+# apply; docs/rules.md names each decision and the sentence it rests on.
+AMERICAN = dataclasses.replace(
+    STANDARD,
+    name="american",
+    source="003_*.txt",
+    discard_pile=True,
+    trump_tile=True,
+    drawn_tile="this-turn",
+)
 
-_PRESET_ALIASES = {"default": "standard", "six": "six-player", "sixplayer": "six-player", "6": "six-player"}
+PRESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, GOLIATH, SIX_PLAYER, TOURNAMENT, AMERICAN)}
+
+_PRESET_ALIASES = {
+    "default": "standard",
+    "six": "six-player",
+    "sixplayer": "six-player",
+    "6": "six-player",
+    "us": "american",
+    "america": "american",
+}
 
 # House variants of 000_*.txt section 6 that change a verdict or a score, as field changes.
 HOUSE_RULES: dict[str, dict[str, object]] = {
@@ -157,6 +211,8 @@ HOUSE_RULES: dict[str, dict[str, object]] = {
     "partnership": {"partnership": True},
     "short-match": {"match_rounds": 3},
     "turn-timer": {"turn_seconds": 120},
+    "immediate-draw": {"drawn_tile": "at-once"},
+    "flexible-joker": {"flexible_joker": True},
 }
 
 _HOUSE_ALIASES = {
@@ -169,6 +225,9 @@ _HOUSE_ALIASES = {
     "partners": "partnership",
     "partnership-play": "partnership",
     "timer": "turn-timer",
+    "immediate-use": "immediate-draw",
+    "immediate-use-of-a-drawn-tile": "immediate-draw",
+    "flexible-joker-replacement": "flexible-joker",
 }
 
 
@@ -191,5 +250,5 @@ def find_preset(name: str) -> Rules:
     base = _PRESET_ALIASES.get(base, base)
     if base not in PRESETS:
         known = ", ".join(PRESETS)
-        raise PresetError(f"unknown rules preset {name!r} (known: {known}; add house rules with '+')")
+        raise PresetError(f"unknown rules preset {quote(name)} (known: {known}; add house rules with '+')")
     return PRESETS[base].with_house(*house)

@@ -21,9 +21,9 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from assistant.errors import InputError
+from assistant.errors import InputError, quote
 from assistant.rules import STANDARD, Rules, rack_value
-from assistant.table import count_problems
+from assistant.supply import supply_problems
 from assistant.tiles import Tile
 
 __all__ = ["FailedOpening", "Ledger", "RoundResult", "ScoringError", "rack_value", "score_round"]
@@ -64,8 +64,8 @@ def score_round(
     with no empty rack the round is blocked.
 
     Raises:
-        ScoringError: fewer than two players, more than the preset allows, more than one empty rack,
-            more copies of a tile than the edition has;
+        ScoringError: fewer than two players, more than the preset allows, two names that differ only
+            in case, more than one empty rack, more copies of a tile than the edition has;
             a failed opening for an unknown player or under a preset without that penalty.
     """
     names = list(racks)
@@ -75,7 +75,10 @@ def score_round(
         raise ScoringError(
             f"{len(names)} players, but the {rules.name} rules allow at most {rules.max_players}"
         )
-    impossible = count_problems((t for rack in racks.values() for t in rack), rules, "on the racks")
+    same_name = same_names(names)
+    if same_name:
+        raise ScoringError(same_name)
+    impossible = supply_problems((t for rack in racks.values() for t in rack), rules)
     if impossible:
         raise ScoringError("; ".join(impossible))
     values = {name: rack_value(racks[name], rules) for name in names}
@@ -101,6 +104,24 @@ def score_round(
         scores[name] = share + (1 if index < remainder else 0)
     charged = {name: p for name, p in penalties.items() if name not in winners}
     return RoundResult(blocked, tuple(winners), values, scores, charged)
+
+
+def same_names(names: Sequence[str]) -> str | None:
+    """A sentence naming two players whose names differ only in case or surrounding spaces (`Ann`, `ann`),
+    or None: at a table they are one person."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.strip().casefold()
+        if key in seen:
+            first = seen[key]
+            if first == name:
+                return f"player {quote(name)} is listed twice"
+            return (
+                f"players {quote(first)} and {quote(name)} are the same name "
+                "(names are compared ignoring case)"
+            )
+        seen[key] = name
+    return None
 
 
 def _failed_opening_penalties(
@@ -138,8 +159,9 @@ class Ledger:
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
-        if len(set(self.players)) != len(self.players):
-            raise ScoringError(f"a player is listed twice: {', '.join(self.players)}")
+        same_name = same_names(self.players)
+        if same_name:
+            raise ScoringError(same_name)
         if self.rules.partnership and not self.partnerships:
             if len(self.players) != 4:
                 raise ScoringError(f"partnership play needs 4 players, got {len(self.players)}")
@@ -152,9 +174,20 @@ class Ledger:
             raise ScoringError(f"partnerships must name each player at most once: {self.partnerships}")
 
     @property
+    def games_per_round(self) -> int:
+        """Games in one round: as many as there are players under 002_*.txt ("six players = six games,
+        five players = five games"), else one. `rounds` holds every game played, in order."""
+        return len(self.players) if self.rules.games_per_round_by_players else 1
+
+    @property
+    def rounds_completed(self) -> int:
+        """Whole rounds played (a six-player round is complete after one game per player)."""
+        return len(self.rounds) // self.games_per_round
+
+    @property
     def finished(self) -> bool:
         """True once a short match (or any fixed number of rounds) has all its rounds."""
-        return self.rules.match_rounds is not None and len(self.rounds) >= self.rules.match_rounds
+        return self.rules.match_rounds is not None and self.rounds_completed >= self.rules.match_rounds
 
     def record(self, result: RoundResult) -> None:
         """Add a round.
@@ -169,6 +202,7 @@ class Ledger:
             )
         if self.finished:
             raise ScoringError(f"the match is over after {self.rules.match_rounds} rounds")
+        # (a game is one RoundResult; under 002_*.txt a round is `games_per_round` of them)
         self.rounds.append(result)
 
     @property

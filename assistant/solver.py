@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from assistant.errors import InputError
+from assistant.supply import SupplyError, check_supply
 from assistant.tiles import COLORS, JOKER, NUMBERS, Tile
 
 Objective = Literal["tiles", "value"]
@@ -212,16 +213,12 @@ def _counts(tiles: Iterable[Tile]) -> list[int]:
 
 
 def _check_supply(table_counts: Sequence[int], rack_counts: Sequence[int], rules: Edition) -> None:
-    for t in range(TILE_TYPES):
-        have = table_counts[t] + rack_counts[t]
-        limit = rules.jokers if t == JOKER_TYPE else rules.copies
-        if have > limit:
-            tile = tile_of_type(t)
-            name = "jokers" if t == JOKER_TYPE else f"copies of {tile.describe()} ({tile})"
-            raise SolverInputError(
-                f"table and rack hold {have} {name}, but the {rules.copies * 52 + rules.jokers}-tile "
-                f"edition has only {limit}"
-            )
+    """The one supply check (`assistant.supply`), raised as the solver's input error."""
+    held = [tile_of_type(t) for t in range(TILE_TYPES) for _ in range(table_counts[t] + rack_counts[t])]
+    try:
+        check_supply(held, rules)  # type: ignore[arg-type]  # a `Rules` in practice
+    except SupplyError as error:
+        raise SolverInputError(str(error)) from None
 
 
 def _new_highs(time_limit: float | None):  # noqa: ANN202 - a HiGHS handle; highspy ships no stubs for it

@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from assistant.errors import InputError
+from assistant.errors import InputError, quote
 
 
 class NotationError(InputError):
@@ -106,13 +106,15 @@ class Tile:
             return JOKER
         match = _TILE_RE.match(text)
         if not match:
-            raise NotationError(f"not a tile: {token!r} (expected e.g. r5, k12, o13, J)", token)
+            raise NotationError(f"not a tile: {quote(token)} (expected e.g. r5, k12, o13, J)", token)
         letter, digits = match.groups()
         if letter not in _COLOR_ALIASES:
-            raise NotationError(f"unknown colour {letter!r} in {token!r} (use k, b, r, o or y)", token)
+            raise NotationError(
+                f"unknown colour {quote(letter)} in {quote(token)} (use k, b, r, o or y)", token
+            )
         number = int(digits)
         if not 1 <= number <= 13:
-            raise NotationError(f"number out of range in {token!r} (tiles go from 1 to 13)", token)
+            raise NotationError(f"number out of range in {quote(token)} (tiles go from 1 to 13)", token)
         return cls(_COLOR_ALIASES[letter], number)
 
     def __str__(self) -> str:
@@ -168,7 +170,7 @@ def parse_layout(text: str) -> list[list[Tile]]:
         tiles = parse_tiles(part)
         if not tiles:
             if "|" in text and part.strip() == "" and _is_between_pipes(text, index):
-                raise NotationError(f"empty set (position {index + 1}) in layout {text.strip()!r}", "|")
+                raise NotationError(f"empty set (position {index + 1}) in layout {quote(text.strip())}", "|")
             continue
         sets.append(tiles)
     return sets
@@ -203,7 +205,7 @@ def tile_from_class_name(name: str) -> Tile:
         return JOKER
     word, _, digits = name.partition("_")
     if word not in _WORD_COLORS or not digits.isdigit() or not 1 <= int(digits) <= 13:
-        raise NotationError(f"unknown tile class {name!r}", name)
+        raise NotationError(f"unknown tile class {quote(name)}", name)
     return Tile(_WORD_COLORS[word], int(digits))
 
 

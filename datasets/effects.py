@@ -75,6 +75,39 @@ def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img + rng.uniform(0.15, 0.45) * soft[..., None]
 
 
+def glare_spots(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> int:
+    """Specular reflections on a glossy table or stone floor, in place: small bright blobs and window-like
+    panes a tile or a few across, nearly white at the core (glare on stone gave false tiles). Returns how
+    many were drawn."""
+    h, w = img.shape[:2]
+    count = int(rng.integers(1, 4))
+    mask = np.zeros((h, w), np.float32)
+    for _ in range(count):
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        size = tile_px * rng.uniform(0.4, 3.0)
+        if rng.random() < 0.5:
+            axes = (max(1, int(size * rng.uniform(0.3, 1.0))), max(1, int(size * rng.uniform(0.15, 0.6))))
+            cv2.ellipse(mask, c, axes, rng.uniform(0, 180), 0, 360, 1.0, -1, cv2.LINE_AA)
+        else:  # a window: panes split by dark bars
+            pw, ph = size * rng.uniform(0.6, 1.2), size * rng.uniform(0.8, 1.6)
+            cols, rows = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+            bar = max(1.0, size * 0.06)
+            angle = np.radians(rng.uniform(-30, 30))
+            rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+            for i in range(cols):
+                for j in range(rows):
+                    x0 = -pw / 2 + i * pw / cols + bar / 2
+                    y0 = -ph / 2 + j * ph / rows + bar / 2
+                    x1, y1 = x0 + pw / cols - bar, y0 + ph / rows - bar
+                    quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) @ rot.T + np.array(c)
+                    cv2.fillPoly(mask, [np.round(quad * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, tile_px * rng.uniform(0.02, 0.12)))
+    halo = soft_blur(mask, max(2.0, tile_px * 0.5))
+    gain = rng.uniform(0.5, 1.0)
+    img += (gain * mask + 0.25 * gain * halo)[..., None]
+    return count
+
+
 def blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Defocus or hand shake."""
     if rng.random() < 0.6:

@@ -42,6 +42,7 @@ class Rack:
     boxes_front: list[Box]  # drawn after them (the front lip)
     rows: list[list[int]]  # tile indices, top (back) row first, left to right
     yaw_deg: float = 0.0  # direction of the rack's length; its player sits on the -y side of that frame
+    style: str = "black"  # plastic colour: black, grey, white, ivory
 
 
 @dataclass
@@ -49,6 +50,8 @@ class Layout:
     tiles: list[PlacedTile] = field(default_factory=list)
     sets: list[list[int]] = field(default_factory=list)
     racks: list[Rack] = field(default_factory=list)
+    face_down: list[PlacedTile] = field(default_factory=list)  # tiles lying face down: not tiles to read
+    focus: np.ndarray | None = None  # (n, 3) points the camera frames when there are no tiles
 
 
 class Deck:
@@ -165,6 +168,22 @@ def place_row(
     return pos
 
 
+RACK_STYLES: tuple[str, ...] = ("black", "grey", "white", "ivory")
+
+
+def _rack_color(rng: np.random.Generator, style: str) -> np.ndarray:
+    """BGR 0-1 of a rack's plastic."""
+    if style == "black":
+        v = rng.uniform(0.04, 0.14)
+    elif style == "grey":
+        v = rng.uniform(0.18, 0.4)
+    elif style == "white":
+        return np.array([rng.uniform(0.82, 0.95)] * 3) * rng.uniform(0.97, 1.03, 3)
+    else:  # ivory: warm off-white, like the tiles
+        return np.array([rng.uniform(0.7, 0.8), rng.uniform(0.82, 0.9), rng.uniform(0.88, 0.96)])
+    return np.array([v] * 3) * np.array([rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2)])
+
+
 def add_rack(
     layout: Layout,
     rows: list[list[Tile | None]],
@@ -172,17 +191,18 @@ def add_rack(
     yaw_deg: float,
     aspect: float,
     rng: np.random.Generator,
+    style: str | None = None,
 ) -> None:
     """A rack on the table: its front edge at `origin`, length along `yaw_deg`, the player in front (-y).
 
     `rows[0]` is the back (upper) row; `None` leaves a slot empty.
     """
-    slots = max(len(r) for r in rows)
+    slots = max(1, max(len(r) for r in rows))
     length = slots * aspect + 0.5
     lean = np.radians(rng.uniform(10, 22))
-    color = np.array([rng.uniform(0.05, 0.25)] * 3) * np.array(
-        [rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2)]
-    )
+    if style is None:
+        style = str(rng.choice(RACK_STYLES, p=[0.5, 0.15, 0.2, 0.15]))
+    color = _rack_color(rng, style)
     rot = np.eye(3)
     rot[:2, :2] = _rot2(yaw_deg)
     o = np.array([origin[0], origin[1], 0.0])
@@ -201,7 +221,7 @@ def add_rack(
         box(0, length, 1.45, 1.6, 0.0, step_h + rng.uniform(0.3, 0.6), 0.9),
     ]
     front = [box(0, length, -0.1, 0.02, 0.0, 0.22, 1.15)]
-    rack = Rack(boxes_behind=behind, boxes_front=front, rows=[], yaw_deg=yaw_deg)
+    rack = Rack(boxes_behind=behind, boxes_front=front, rows=[], yaw_deg=yaw_deg, style=style)
     up_local = np.array([0.0, np.sin(lean), np.cos(lean)])
     normal_local = np.array([0.0, -np.cos(lean), np.sin(lean)])
     bases = [(0.85, step_h), (0.06, 0.12)]  # (y, z) of the face's bottom edge: back row, front row
@@ -449,4 +469,156 @@ def rack_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
                 gap=rng.uniform(0, 0.04),
             )
             x += len(tiles) * aspect + rng.uniform(0.3, 1.0)
+    return layout
+
+
+def _add_face_down(
+    layout: Layout,
+    rng: np.random.Generator,
+    deck: Deck,
+    aspect: float,
+    count: int,
+    area: tuple[np.ndarray, np.ndarray] | None = None,
+    clearance: float | None = None,
+) -> None:
+    """`count` tiles lying face down (the draw pool, a player's spare tiles): not tiles to read, so they go to
+    `layout.face_down`, never to `layout.tiles`. Placed as loose tiles are, clear of the tiles there."""
+    if count <= 0:
+        return
+    first = len(layout.tiles)
+    existing = layout.tiles[:first] + layout.face_down
+    saved = layout.tiles
+    layout.tiles = list(existing)
+    _add_loose(layout, rng, deck, aspect, count, area, clearance)
+    layout.face_down.extend(layout.tiles[len(existing):])
+    layout.tiles = saved
+
+
+def rack_rows(rng: np.random.Generator, deck: Deck, slots: int, fill: str) -> list[list[Tile | None]]:
+    """The two tiers of a rack: `fill` "empty" (no tiles), "half" (some slots) or "full"."""
+    rows: list[list[Tile | None]] = []
+    for _ in range(2):
+        if fill == "empty":
+            rows.append([None] * slots)
+            continue
+        share = rng.uniform(0.2, 0.7) if fill == "half" else rng.uniform(0.85, 1.0)
+        count = int(np.clip(round(slots * share), 1, slots))
+        if rng.random() < 0.5:  # packed from the left, the rest of the tier empty
+            row: list[Tile | None] = [deck.draw() for _ in range(count)] + [None] * (slots - count)
+        else:  # groups with gaps between them
+            filled = set(rng.choice(slots, size=count, replace=False).tolist())
+            row = [deck.draw() if k in filled else None for k in range(slots)]
+        rows.append(row)
+    return rows
+
+
+def _table_sets(
+    layout: Layout,
+    rng: np.random.Generator,
+    deck: Deck,
+    aspect: float,
+    n_sets: int,
+    y_range: tuple[float, float],
+) -> None:
+    """A few sets in a row on the table between `y_range`, left to right."""
+    x = rng.uniform(-1.0, 1.0)
+    for _ in range(n_sets):
+        tiles = deck.random_set()
+        place_row(layout, tiles, np.array([x, rng.uniform(*y_range)]), rng.normal(0, 4), aspect, rng,
+                  set_index=len(layout.sets), gap=rng.uniform(0, 0.04))
+        x += len(tiles) * aspect + rng.uniform(0.4, 1.0)
+
+
+def rack_view_layout(rng: np.random.Generator, deck: Deck, aspect: float, view: str) -> Layout:
+    """Racks to be seen from the front at eye level (`view` "front"), from above at the table's edge
+    ("above") or at an angle ("angle"): empty, half full or full, black, grey, white or ivory plastic.
+    A second rack, when there is one, stands beside the first or across the table facing it."""
+    layout = Layout()
+    fill = str(rng.choice(["empty", "half", "full"], p=[0.15, 0.35, 0.5]))
+    slots = int(rng.integers(10, 18))
+    add_rack(layout, rack_rows(rng, deck, slots, fill), np.array([0.0, 0.0]), rng.normal(0, 4), aspect, rng)
+    length = slots * aspect + 0.5
+    if rng.random() < (0.15 if view == "front" else 0.35):
+        other_fill = str(rng.choice(["empty", "half", "full"], p=[0.2, 0.4, 0.4]))
+        other_slots = int(rng.integers(10, 18))
+        rows = rack_rows(rng, deck, other_slots, other_fill)
+        if view == "front" or rng.random() < 0.4:  # side by side
+            add_rack(layout, rows, np.array([length + rng.uniform(0.5, 3.0), rng.uniform(-1, 1)]),
+                     rng.normal(0, 6), aspect, rng)
+        else:  # across the table, its back towards this rack's player
+            across = rng.uniform(8.5, 12.0)
+            add_rack(layout, rows, np.array([length + rng.uniform(-2, 2), across]), 180 + rng.normal(0, 6),
+                     aspect, rng)
+    wants_sets = {"front": 0.2, "above": 0.8, "angle": 0.5}[view]
+    if rng.random() < wants_sets:
+        _table_sets(layout, rng, deck, aspect, int(rng.integers(1, 5)), (2.6, 5.5))
+    if rng.random() < 0.3:
+        lo, hi = np.array([-2.0, 2.6]), np.array([length + 2.0, 6.5])
+        _add_face_down(layout, rng, deck, aspect, int(rng.integers(1, 12)), (lo, hi))
+    return layout
+
+
+def packed_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """Long tightly packed rows: 10-13 touching tiles each, rows almost touching, several rows.
+
+    Each row is one set (a long run, or a row of mixed tiles as a player sorts them)."""
+    layout = Layout()
+    n_rows = int(rng.integers(2, 7))
+    base_up = rng.normal(0, 4)
+    table = _rot2(base_up)
+    down = table @ np.array([0.0, -1.0])
+    row_step = rng.uniform(1.02, 1.15)
+    for r in range(n_rows):
+        length = int(rng.integers(10, 14))
+        if rng.random() < 0.5:
+            color = COLORS[int(rng.integers(0, 4))]
+            start = int(rng.integers(1, 15 - length))
+            tiles = [Tile(color, n) for n in range(start, start + length)]
+            for t in tiles:
+                deck.take(t)
+        else:
+            tiles = [deck.draw() for _ in range(length)]
+        start_xy = table @ np.array([rng.normal(0, 0.1), -r * row_step])
+        _place_set_clear(layout, tiles, start_xy, base_up + rng.normal(0, 1.0), aspect, rng, 0.0, down,
+                         clearance=0.0)
+    return layout
+
+
+def fill_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """One to three tiles, to be seen so close that they fill most of the frame."""
+    layout = Layout()
+    roll = rng.random()
+    up = rng.normal(0, 6) if rng.random() < 0.6 else rng.uniform(0, 360)
+    if roll < 0.5:
+        layout.tiles.append(table_tile(deck.draw(), np.zeros(2), up, aspect))
+    elif roll < 0.85:
+        tiles = deck.random_set()[: int(rng.integers(2, 4))]
+        place_row(layout, tiles, np.zeros(2), up, aspect, rng, set_index=len(layout.sets),
+                  gap=rng.uniform(0.0, 0.03))
+    else:
+        for k in range(int(rng.integers(2, 4))):
+            p = np.array([k * aspect * rng.uniform(1.3, 1.8), rng.normal(0, 0.3)])
+            layout.tiles.append(table_tile(deck.draw(), p, up + rng.normal(0, 20), aspect))
+    return layout
+
+
+def empty_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """No tile to read: a bare table, maybe empty racks and face-down tiles (distractors come later)."""
+    layout = Layout()
+    half = rng.uniform(2.0, 8.0, 2)
+    layout.focus = np.array([[-half[0], -half[1], 0.0], [half[0], half[1], 0.0]])
+    if rng.random() < 0.35:
+        slots = int(rng.integers(10, 18))
+        add_rack(layout, rack_rows(rng, deck, slots, "empty"), np.array([-slots * aspect / 2, -half[1]]),
+                 rng.normal(0, 8), aspect, rng)
+    if rng.random() < 0.4:
+        _add_face_down(layout, rng, deck, aspect, int(rng.integers(2, 25)), (-half[:2] + 0.5, half[:2] - 0.5))
+    return layout
+
+
+def texture_game_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """A game table (sets, loose tiles), sometimes with face-down tiles: to be laid on a strong texture."""
+    layout = game_layout(rng, deck, aspect)
+    if rng.random() < 0.4:
+        _add_face_down(layout, rng, deck, aspect, int(rng.integers(1, 10)), clearance=aspect / 3)
     return layout

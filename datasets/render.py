@@ -24,6 +24,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_NAMES
 from datasets.scene import SCENE_KINDS, SceneTruth, render_scene
+from datasets.tile_face import VARIANTS
 
 
 def scene_rng(seed: int, index: int) -> np.random.Generator:
@@ -32,11 +33,11 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def render_indexed(
-    seed: int, index: int, long_side: int = 1024, kind: str | None = None
+    seed: int, index: int, long_side: int = 1024, kind: str | None = None, variants: str = "train"
 ) -> tuple[np.ndarray, SceneTruth, int]:
     """Scene `index` of run `seed`: (image, truth, JPEG quality to save it with)."""
     rng = scene_rng(seed, index)
-    img, truth = render_scene(rng, long_side=long_side, kind=kind)
+    img, truth = render_scene(rng, long_side=long_side, kind=kind, variants=variants)
     quality = int(rng.integers(55, 96))
     return img, truth, quality
 
@@ -49,13 +50,18 @@ def save_scene(out: Path, index: int, img: np.ndarray, truth: SceneTruth, qualit
     (out / "images" / f"{name}.jpg").write_bytes(buf.tobytes())
     lines = truth.yolo_lines()
     (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    det = truth.det_lines()
+    (out / "labels_det" / f"{name}.txt").write_text("\n".join(det) + ("\n" if det else ""))
     (out / "scenes" / f"{name}.json").write_text(json.dumps(truth.to_json(), separators=(",", ":")))
 
 
-def _work(job: tuple[str, int, int, int, str | None]) -> tuple[int, int]:
-    out, seed, index, long_side, kind = job
+Job = tuple[str, int, int, int, str | None, str]
+
+
+def _work(job: Job) -> tuple[int, int]:
+    out, seed, index, long_side, kind, variants = job
     cv2.setNumThreads(1)
-    img, truth, quality = render_indexed(seed, index, long_side, kind)
+    img, truth, quality = render_indexed(seed, index, long_side, kind, variants)
     save_scene(Path(out), index, img, truth, quality)
     return index, sum(t.labelled for t in truth.tiles)
 
@@ -72,7 +78,7 @@ def _progress(done: int, total: int, started: float) -> None:
     sys.stderr.flush()
 
 
-def _run_jobs(jobs: list[tuple[str, int, int, int, str | None]], workers: int) -> Iterator[tuple[int, int]]:
+def _run_jobs(jobs: list[Job], workers: int) -> Iterator[tuple[int, int]]:
     if workers <= 1:
         for job in jobs:
             yield _work(job)
@@ -82,11 +88,38 @@ def _run_jobs(jobs: list[tuple[str, int, int, int, str | None]], workers: int) -
         yield from pool.imap_unordered(_work, jobs, chunksize=1)
 
 
+DET_NAMES: tuple[str, ...] = ("tile", "rack")
+"""The detector's classes in `labels_det/`: 0 a tile, 1 a rack (the whole stand, both tiers)."""
+
+
 def write_data_yaml(out: Path) -> None:
+    """`data.yaml`: the 53 tile classes, labels in `labels/`."""
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES))
     (out / "data.yaml").write_text(
         f"# Rendered by datasets.render; classes in assistant.tiles.CLASS_NAMES order.\n"
         f"path: {out.resolve()}\ntrain: images\nval: images\nnames:\n{names}\n"
+    )
+
+
+def write_det_yaml(out: Path) -> None:
+    """`data_det.yaml`: the detector's two classes (tile, rack), labels in `labels_det/`.
+
+    Ultralytics finds an image's labels by replacing `/images/` with `/labels/` in its path and resolves
+    the folders named in the yaml (following links), so the detector set is `det/images.txt`, a list of
+    `det/images/*.jpg` where `det/images` links to `../images` and `det/labels` to `../labels_det`. The
+    list holds every image in `images/` when the run ends (runs extended with `--start` included)."""
+    det = out / "det"
+    det.mkdir(exist_ok=True)
+    for name, target in (("images", "../images"), ("labels", "../labels_det")):
+        link = det / name
+        if not link.is_symlink():
+            link.symlink_to(target, target_is_directory=True)
+    images = sorted(p.name for p in (out / "images").glob("*.jpg"))
+    (det / "images.txt").write_text("".join(f"./images/{n}\n" for n in images))
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DET_NAMES))
+    (out / "data_det.yaml").write_text(
+        "# Rendered by datasets.render: the detector's classes, labels in labels_det/ (via det/).\n"
+        f"path: {out.resolve()}\ntrain: det/images.txt\nval: det/images.txt\nnames:\n{names}\n"
     )
 
 
@@ -113,6 +146,16 @@ def contact_sheet(out: Path, indices: list[int], columns: int = 4, cell: int = 4
                 1,
                 cv2.LINE_AA,
             )
+        for box, ok in zip(scene.get("rack_boxes", []), scene.get("rack_labelled", []), strict=False):
+            x1, y1, x2, y2 = (int(round(v)) for v in box)
+            cv2.rectangle(img, (x1, y1), (x2, y2), (255, 60, 60) if ok else (120, 60, 60), 3)
+        for obj in scene.get("objects", []):
+            x1, y1, x2, y2 = (int(round(v)) for v in obj["box"])
+            cv2.rectangle(img, (x1, y1), (x2, y2), (0, 0, 255), 2)
+            cv2.putText(img, obj["kind"], (x1 + 2, y2 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 255), 1,
+                        cv2.LINE_AA)
+        cv2.putText(img, f"{scene.get('kind', '')} {scene.get('surface', '')}", (8, 28),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 255, 255), 2, cv2.LINE_AA)
         scale = cell / max(img.shape[:2])
         img = cv2.resize(
             img, (int(img.shape[1] * scale), int(img.shape[0] * scale)), interpolation=cv2.INTER_AREA
@@ -139,6 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--kind", choices=SCENE_KINDS, default=None, help="only this kind of scene (default: a mix)"
     )
+    p.add_argument(
+        "--variants",
+        choices=VARIANTS,
+        default="train",
+        help="train (default): editions and cloths for training; holdout: the reserved ones only",
+    )
     p.add_argument("--sheet", type=int, default=16, help="scenes on the contact sheet (0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
@@ -160,14 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out: Path = args.out
     try:
-        for sub in ("images", "labels", "scenes"):
+        for sub in ("images", "labels", "labels_det", "scenes"):
             (out / sub).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         print(f"error: cannot create output folder {str(out)!r}: {exc}", file=sys.stderr)
         return 2
     write_data_yaml(out)
     indices = list(range(args.start, args.start + args.count))
-    jobs = [(str(out), args.seed, i, args.size, args.kind) for i in indices]
+    jobs = [(str(out), args.seed, i, args.size, args.kind, args.variants) for i in indices]
     started = time.monotonic()
     labelled = 0
     for done, (_, n) in enumerate(_run_jobs(jobs, args.workers), start=1):
@@ -177,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.monotonic() - started
     if not args.quiet:
         sys.stderr.write("\n")
+    write_det_yaml(out)
     if args.sheet > 0:
         contact_sheet(out, indices[: args.sheet])
     print(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import colorsys
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -25,6 +25,43 @@ _INK_HSV: dict[Color, tuple[tuple[float, float], tuple[float, float], tuple[floa
     Color.RED: ((347.0, 361.0), (0.74, 0.9), (0.85, 0.98)),
     Color.ORANGE: ((17.0, 30.0), (0.72, 0.9), (0.92, 1.0)),
 }
+
+
+# Other editions' inks (issue 11: a teal fourth colour read black; yellow instead of orange; darker or
+# lighter reds). Each colour's variants keep clear of the other colours' ranges.
+INK_VARIANTS: dict[Color, dict[str, tuple[tuple[float, float], tuple[float, float], tuple[float, float]]]] = {
+    Color.BLACK: {"black": _INK_HSV[Color.BLACK]},
+    Color.BLUE: {
+        "blue": _INK_HSV[Color.BLUE],
+        "teal": ((180.0, 192.0), (0.6, 0.9), (0.4, 0.7)),
+        "cyan": ((192.0, 202.0), (0.75, 0.95), (0.82, 0.98)),
+    },
+    Color.RED: {
+        "red": _INK_HSV[Color.RED],
+        "dark_red": ((345.0, 358.0), (0.8, 0.95), (0.55, 0.72)),
+        "light_red": ((350.0, 362.0), (0.55, 0.7), (0.93, 1.0)),
+    },
+    Color.ORANGE: {
+        "orange": _INK_HSV[Color.ORANGE],
+        "yellow_orange": ((33.0, 42.0), (0.8, 0.95), (0.9, 1.0)),
+        "yellow": ((46.0, 54.0), (0.8, 0.95), (0.88, 1.0)),
+    },
+}
+
+FONT_STYLES: tuple[str, ...] = ("bold", "thin", "large", "narrow")
+"""bold: the usual print; thin: strokes 9-13 % of the numeral height; large: numerals 46-54 % of the tile;
+narrow: numerals squeezed to 62-72 % of their width."""
+
+MARKS: tuple[str, ...] = ("none", "bar", "dot")
+"""What some editions print under a 6 and a 9 so they are not confused: nothing, a bar or a dot."""
+
+HOLDOUT_INKS: dict[Color, str] = {Color.BLUE: "cyan", Color.ORANGE: "yellow"}
+"""The ink palette reserved for `--variants holdout` (cyan blue with yellow): never in training renders."""
+
+HOLDOUT_FONT = "narrow"
+"""The font style reserved for `--variants holdout`."""
+
+VARIANTS: tuple[str, ...] = ("train", "holdout")
 
 
 def _hsv_to_bgr(h_deg: float, s: float, v: float) -> np.ndarray:
@@ -49,11 +86,43 @@ class Edition:
     aspect: float  # width / height of the face
     corner_radius: float  # fraction of width
     joker_variant: int
+    ink_names: dict[Color, str] = field(default_factory=lambda: {c: c.name.lower() for c in _INK_HSV})
+    font_style: str = "bold"
+    mark: str = "none"  # under 6 and 9
+    squeeze: float = 1.0  # numeral width factor (narrow fonts)
 
     @classmethod
-    def sample(cls, rng: np.random.Generator) -> Edition:
+    def sample(cls, rng: np.random.Generator, variants: str = "train", other: float = 0.25) -> Edition:
+        """A random edition. With probability `other` (always when `other` is 1) some inks or the font
+        differ from the usual print; `variants="holdout"` always uses the reserved palette or font (or
+        both), which "train" never does."""
+        if variants not in VARIANTS:
+            raise ValueError(f"unknown variants {variants!r} (use train or holdout)")
+        ink_names = {c: c.name.lower() for c in _INK_HSV}
+        font_style = "bold"
+        if variants == "holdout":
+            roll = rng.random()
+            if roll < 0.7:
+                ink_names.update(HOLDOUT_INKS)
+            if roll >= 0.35:
+                font_style = HOLDOUT_FONT
+            if rng.random() < 0.3:  # the other colours may vary as in training
+                ink_names[Color.RED] = str(rng.choice(["red", "dark_red", "light_red"]))
+        elif rng.random() < other:
+            while True:
+                if rng.random() < 0.45:
+                    ink_names[Color.BLUE] = "teal"
+                if rng.random() < 0.4:
+                    ink_names[Color.ORANGE] = "yellow_orange"
+                if rng.random() < 0.4:
+                    ink_names[Color.RED] = str(rng.choice(["dark_red", "light_red"]))
+                if rng.random() < 0.45:
+                    font_style = str(rng.choice(["thin", "large"]))
+                if font_style != "bold" or any(ink_names[c] != c.name.lower() for c in ink_names):
+                    break
         inks = {}
-        for color, (hue, sat, val) in _INK_HSV.items():
+        for color, name in ink_names.items():
+            hue, sat, val = INK_VARIANTS[color][name]
             inks[color] = _hsv_to_bgr(rng.uniform(*hue), rng.uniform(*sat), rng.uniform(*val))
         joker_inks = (
             _hsv_to_bgr(rng.uniform(348, 360), rng.uniform(0.75, 0.9), rng.uniform(0.75, 0.9)),
@@ -68,21 +137,55 @@ class Edition:
         weights = np.array([3.0 if "Sans-Bold" in f else 1.0 for f in fonts])
         font_key = fonts[int(rng.choice(len(fonts), p=weights / weights.sum()))]
         logo = str(rng.choice(["word", "dot", "none"], p=[0.75, 0.22, 0.03]))
+        mark = str(rng.choice(MARKS, p=[0.6, 0.25, 0.15]))
+        digit_height = float(rng.uniform(0.31, 0.40))
+        digit_center_y = float(rng.uniform(0.36, 0.44))
+        stroke = float(rng.uniform(0.175, 0.215))
+        squeeze = 1.0
+        if font_style == "thin":
+            stroke = float(rng.uniform(0.09, 0.13))
+        elif font_style == "large":
+            digit_height = float(rng.uniform(0.46, 0.54))
+            digit_center_y = float(rng.uniform(0.38, 0.42))
+        elif font_style == "narrow":
+            squeeze = float(rng.uniform(0.62, 0.72))
         return cls(
             inks=inks,
             joker_inks=joker_inks,
             tile_bgr=tile,
             side_bgr=side,
             font_key=font_key,
-            digit_height=float(rng.uniform(0.31, 0.40)),
-            digit_center_y=float(rng.uniform(0.36, 0.44)),
-            stroke_weight=float(rng.uniform(0.175, 0.215)),
+            digit_height=digit_height,
+            digit_center_y=digit_center_y,
+            stroke_weight=stroke,
             dimple=bool(rng.random() < 0.75),
             logo=logo,
             aspect=float(rng.uniform(0.70, 0.78)),
             corner_radius=float(rng.uniform(0.08, 0.16)),
             joker_variant=int(rng.integers(0, 4)),
+            ink_names=ink_names,
+            font_style=font_style,
+            mark=mark,
+            squeeze=squeeze,
         )
+
+    def to_json(self) -> dict[str, object]:
+        """What the scene json records of the edition."""
+        return {
+            "inks": {c.name.lower(): n for c, n in self.ink_names.items()},
+            "font": self.font_style,
+            "font_file": self.font_key.rsplit("/", 1)[-1],
+            "mark": self.mark,
+            "logo": self.logo,
+            "digit_height": round(self.digit_height, 3),
+            "stroke": round(self.stroke_weight, 3),
+        }
+
+    @property
+    def is_holdout(self) -> bool:
+        """Whether this edition uses a variant reserved for `--variants holdout`."""
+        reserved = any(self.ink_names.get(c) == n for c, n in HOLDOUT_INKS.items())
+        return reserved or self.font_style == HOLDOUT_FONT
 
 
 @functools.cache
@@ -174,7 +277,13 @@ def render_face(
         ink = edition.inks[tile.color] * rng.uniform(0.95, 1.05)
         glyph_h = max(6, int(round(height * edition.digit_height * rng.uniform(0.96, 1.04))))
         mask = number_mask(edition.font_key, tile.number, glyph_h, int(width * 0.86), edition.stroke_weight)
-        _paste(face, mask, np.clip(ink, 0, 1), cx + width * rng.uniform(-0.02, 0.02), cy)
+        if edition.squeeze != 1.0:
+            squeezed = max(2, int(round(mask.shape[1] * edition.squeeze)))
+            mask = cv2.resize(mask, (squeezed, mask.shape[0]), interpolation=cv2.INTER_AREA)
+        dx = cx + width * rng.uniform(-0.02, 0.02)
+        _paste(face, mask, np.clip(ink, 0, 1), dx, cy)
+        if tile.number in (6, 9) and edition.mark != "none":
+            _paste_mark(face, edition, mask, np.clip(ink, 0, 1), dx, cy, glyph_h)
 
     logo_y = height * rng.uniform(0.76, 0.82)
     if edition.logo == "word":
@@ -186,6 +295,45 @@ def render_face(
         dot = dot_u8.astype(np.float32) / 255.0
         _paste(face, dot, base * 0.8, cx, logo_y, strength=0.8)
 
+    _wear(face, rng, height, width)
+    face *= shade[:, :, None]
+    np.clip(face, 0.0, 1.0, out=face)
+    return face, alpha
+
+
+def _paste_mark(
+    face: np.ndarray,
+    edition: Edition,
+    numeral: np.ndarray,
+    ink: np.ndarray,
+    cx: float,
+    cy: float,
+    glyph_h: int,
+) -> None:
+    """The bar or dot some editions print under a 6 and a 9, in the numeral's ink."""
+    stroke = max(1.0, glyph_h * edition.stroke_weight)
+    y = cy + numeral.shape[0] / 2 + max(1.0, glyph_h * 0.08) + stroke * 0.5
+    if edition.mark == "bar":
+        w, h = max(2, int(round(numeral.shape[1] * 0.7))), max(1, int(round(stroke * 0.8)))
+        mark = np.ones((h + 2, w + 2), np.float32)
+        mark[0], mark[-1], mark[:, 0], mark[:, -1] = 0.5, 0.5, 0.5, 0.5
+    else:
+        r = max(1, int(round(stroke * 0.6)))
+        dot = np.zeros((2 * r + 3, 2 * r + 3), np.uint8)
+        cv2.circle(dot, (r + 1, r + 1), r, 255, -1, cv2.LINE_AA)
+        mark = dot.astype(np.float32) / 255.0
+    _paste(face, mark, ink, cx, y)
+
+
+def render_back(edition: Edition, height: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The plain back of a tile lying face down: the body colour, bevels, no numeral, no logo."""
+    width = max(8, int(round(height * edition.aspect)))
+    radius = int(round(width * edition.corner_radius))
+    alpha, shade = _face_geometry(height, width, radius, max(2, int(round(height * 0.06))))
+    face = np.empty((height, width, 3), np.float32)
+    face[:] = edition.tile_bgr * np.float32(rng.uniform(0.93, 1.02))
+    ramp = np.linspace(-1.0, 1.0, height, dtype=np.float32)[:, None, None]
+    face *= 1.0 + ramp * rng.uniform(-0.04, 0.04)
     _wear(face, rng, height, width)
     face *= shade[:, :, None]
     np.clip(face, 0.0, 1.0, out=face)
@@ -209,9 +357,13 @@ def _emboss_word(face: np.ndarray, word: str, cx: float, cy: float, max_width: f
 
 
 def _wear(face: np.ndarray, rng: np.random.Generator, height: int, width: int) -> None:
-    """Specks and smudges of a used tile."""
+    """Specks and smudges of a used tile: small soft round spots."""
     n = int(rng.integers(0, 6))
     for _ in range(n):
         x, y = int(rng.integers(0, width)), int(rng.integers(0, height))
         r = max(1, width // 60)
-        face[max(0, y - r) : y + r, max(0, x - r) : x + r] *= rng.uniform(0.8, 0.95)
+        y0, y1 = max(0, y - 2 * r), min(height, y + 2 * r + 1)
+        x0, x1 = max(0, x - 2 * r), min(width, x + 2 * r + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        spot = np.clip(1.0 - np.hypot(yy - y, xx - x) / (r + 0.5), 0.0, 1.0).astype(np.float32)[..., None]
+        face[y0:y1, x0:x1] *= 1.0 - spot * np.float32(rng.uniform(0.05, 0.2))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -18,7 +17,7 @@ from assistant.storage import Game, Storage
 from ui import helpers
 from vision import photos
 
-SCREENS = ("Table", "Turn", "Round", "Game")
+SCREENS = ("Table", "Turn", "Round", "Game", "Tournament")
 SOURCES = {
     "example": "Example photo",
     "camera": "Camera",
@@ -74,8 +73,9 @@ def tile_reader() -> Any:
 
 
 @st.cache_resource
-def open_storage(path: str | Path) -> Storage:
-    return Storage(path)
+def open_storage(target: str) -> Storage:
+    """The database at a file path or URL (`helpers.database_setting`), opened once per server."""
+    return Storage(target)
 
 
 def rules_of(game: Game) -> Rules:

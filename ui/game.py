@@ -7,7 +7,7 @@ import streamlit as st
 
 from assistant.errors import InputError
 from assistant.rules import HOUSE_RULES, PRESETS, find_preset
-from assistant.storage import Game, Storage, StorageError
+from assistant.storage import Game, Storage, StorageError, is_url
 from ui import helpers
 from ui.common import SOURCES, database_setting, phone_ui, rules_of
 
@@ -19,8 +19,9 @@ def show(db: Storage, game: Game) -> None:
     phone_ui()
     setting = database_setting()
     st.caption(
-        f"Scores are kept in `{setting.path}` ({setting.source}); copy that file to back them up. "
-        "The server sets it: `streamlit run app.py -- --db PATH` or RUMMI_DB."
+        f"Scores are kept in `{setting.display}` ({setting.source}); "
+        + ("copy that file to back them up. " if not is_url(setting.target) else "back up that database. ")
+        + "The server sets it: `streamlit run app.py -- --db PATH-OR-URL` or RUMMI_DB."
     )
 
 

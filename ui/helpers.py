@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from assistant.errors import InputError
 from assistant.scoring import Ledger, RoundResult
 from assistant.slots import Slot
-from assistant.storage import DB_ENV_VAR, default_db_path
+from assistant.storage import DB_ENV_VAR, StorageError, default_db_path, is_url
+from assistant.storage.database import to_url
 from assistant.tiles import ALL_FACES, JOKER, Tile, format_tiles
 
 if TYPE_CHECKING:
@@ -35,24 +36,27 @@ DB_SECRET = "db"
 
 @dataclass(frozen=True)
 class DatabaseSetting:
-    """Where the app keeps its games, and which setting said so (shown when the file cannot be used)."""
+    """Where the app keeps its games (a file path, or a database URL such as a tournament hall's
+    PostgreSQL), and which setting said so (shown when the database cannot be used)."""
 
-    path: Path
+    target: str
     source: str
 
+    @property
+    def display(self) -> str:
+        """The target as shown on the page: a URL's password hidden."""
+        if not is_url(self.target):
+            return self.target
+        try:
+            return to_url(self.target).render_as_string(hide_password=True)
+        except StorageError:
+            return self.target.split("://", 1)[0] + "://…"
 
-def db_path_of(value: str) -> Path:
-    """A path, or an SQLite URL `sqlite:///relative.db` / `sqlite:////absolute.db`.
 
-    Raises:
-        InputError: another kind of URL (only SQLite files are used).
-    """
+def db_target_of(value: str) -> str:
+    """A database URL as given, or a file path with `~` expanded."""
     value = value.strip()
-    if value.startswith("sqlite:///"):
-        return Path(value.removeprefix("sqlite:///")).expanduser()
-    if "://" in value:
-        raise InputError(f"{value!r}: only an SQLite file (a path or sqlite:///path) can hold the games")
-    return Path(value).expanduser()
+    return value if is_url(value) else str(Path(value).expanduser())
 
 
 def database_setting(
@@ -62,7 +66,7 @@ def database_setting(
     the RUMMI_DB environment variable, Streamlit's secret `db`, else the user's data folder.
 
     Raises:
-        InputError: `--db` without a value, or a value that is not an SQLite path.
+        InputError: `--db` without a value.
     """
     parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     parser.add_argument("--db")
@@ -70,15 +74,31 @@ def database_setting(
         known, _ = parser.parse_known_args(list(argv))
     except argparse.ArgumentError as error:
         raise InputError(
-            f"the app's command line: {error} (use: streamlit run app.py -- --db PATH)"
+            f"the app's command line: {error} (use: streamlit run app.py -- --db PATH-OR-URL)"
         ) from None
     if known.db:
-        return DatabaseSetting(db_path_of(known.db), "the --db option")
+        return DatabaseSetting(db_target_of(known.db), "the --db option")
     if environ.get(DB_ENV_VAR):
-        return DatabaseSetting(db_path_of(environ[DB_ENV_VAR]), f"the {DB_ENV_VAR} environment variable")
+        return DatabaseSetting(db_target_of(environ[DB_ENV_VAR]), f"the {DB_ENV_VAR} environment variable")
     if secrets.get(DB_SECRET):
-        return DatabaseSetting(db_path_of(str(secrets[DB_SECRET])), f"the secret {DB_SECRET!r}")
-    return DatabaseSetting(default_db_path(environ), "the default")
+        return DatabaseSetting(db_target_of(str(secrets[DB_SECRET])), f"the secret {DB_SECRET!r}")
+    return DatabaseSetting(str(default_db_path(environ)), "the default")
+
+
+SCREEN_LONG_SIDE = 1600
+"""The photo as shown is at most this many pixels long: a 12 MP frame costs seconds to send, and no screen
+shows more."""
+
+
+def fit_for_screen(image: Any, long_side: int = SCREEN_LONG_SIDE) -> Any:
+    """`image` (an array) scaled down so its longer side is at most `long_side`; smaller ones as they are."""
+    import cv2
+
+    height, width = image.shape[:2]
+    scale = long_side / max(height, width)
+    if scale >= 1.0:
+        return image
+    return cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
 
 
 def photo_may_replace_table(stored_layout: str, stored_photo: str, photo_key: str, chosen: bool) -> bool:

@@ -220,7 +220,8 @@ def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> Non
         return
     same = helpers.same_shape(sets, reading.layout)
     doubtful = helpers.doubts(reading, sets)
-    st.image(annotate(reading, verdicts if same else [], doubtful if same else []), width="stretch")
+    drawn = annotate(reading, verdicts if same else [], doubtful if same else [])
+    st.image(helpers.fit_for_screen(drawn), width="stretch")
     racks = sum(len(r) for r in reading.layout.racks)
     seen = f"{reading.tiles_seen} tiles seen" + (f" ({racks} on racks)" if racks else "")
     st.caption(seen + ("" if same else " · the layout was edited: boxes show the photo as read"))

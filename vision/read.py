@@ -7,6 +7,7 @@ prints and returns the exit code: 0, or 2 when an image cannot be read (the othe
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.confidence import ConfidenceMap
 from vision.detections import Detections
 from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError, load_image
@@ -41,13 +43,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
-    """The contract's `tiles` list: token (`?` where not read), box in pixels, confidence."""
+@functools.cache
+def shipped_confidence_map() -> ConfidenceMap:
+    return ConfidenceMap.load()
+
+
+def tiles_to_json(
+    detections: Detections, confidence_map: ConfidenceMap | None = None
+) -> list[dict[str, Any]]:
+    """The contract's `tiles` list: token (`?` where not read), box in pixels, and the confidence that the
+    tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given)."""
+    calibrate = confidence_map or shipped_confidence_map()
     tiles = []
     for tile, box, detected, read in zip(
         detections.tiles(), detections.xyxy, detections.confidence, detections.class_confidence, strict=True
     ):
-        confidence = float(detected) if tile is None else float(detected * read)
+        raw = float(detected) if tile is None else float(detected * read)
+        confidence = float(calibrate(raw))
         tiles.append(
             {
                 "tile": "?" if tile is None else str(tile),
@@ -59,7 +71,11 @@ def tiles_to_json(detections: Detections) -> list[dict[str, Any]]:
 
 
 def read_document(
-    path: str, frame: np.ndarray, detections: Detections, rules: Any
+    path: str,
+    frame: np.ndarray,
+    detections: Detections,
+    rules: Any,
+    confidence_map: ConfidenceMap | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """One image's JSON object, and its layout."""
     height, width = frame.shape[:2]
@@ -67,7 +83,7 @@ def read_document(
         "image": path,
         "width": int(width),
         "height": int(height),
-        "tiles": tiles_to_json(detections),
+        "tiles": tiles_to_json(detections, confidence_map),
         "table": [],
         "racks": [],
     }

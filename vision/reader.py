@@ -12,6 +12,7 @@ from vision.classifier import TileClassifier
 from vision.detections import Detections
 from vision.detector import TileDetector
 from vision.onnx_models import ModelLoadError
+from vision.orientation import settle_half_turns
 
 NOT_A_TILE_ABOVE = 0.5
 """A detection the classifier calls "not a tile" with more than this probability is left out."""
@@ -72,7 +73,11 @@ class TileReader:
         return self.classifier is not None
 
     def read(self, image: np.ndarray, confidence: float | None = None) -> Detections:
-        """All tiles in `image` (BGR uint8), each with its readings (top-k) where a classifier is loaded."""
+        """All tiles in `image` (BGR uint8), each with its readings (top-k) where a classifier is loaded.
+
+        What the classifier calls "not a tile" is left out (kept in `rejected`), and a tile read half
+        turned among its row is turned back (`vision.orientation`: a 9 that way is a 6).
+        """
         started = time.perf_counter()
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
@@ -90,6 +95,7 @@ class TileReader:
             if rejected.any():
                 self.rejected = found[rejected]
                 found = found[~rejected]
+            found, _ = settle_half_turns(found)
         self.timings = ReadTimings(
             detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
         )

@@ -200,3 +200,137 @@ def test_python_dash_m_assistant() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert result.stdout.strip().endswith("False")
+
+
+# --- american turns, drawn tiles, the supply check, long tokens, closed pipes -----------------------
+
+AMERICAN_PLAY = ["turn", "--rules", "american", "--before", "b4 b5 b6", "--after", "b4 b5 b6 b7", "--opened"]
+
+
+def test_american_turn_with_a_discard(capsys: pytest.CaptureFixture[str]) -> None:
+    # 003_*.txt: "The discarded tile is always the last tile put on the table".
+    code, doc, _ = run(capsys, *AMERICAN_PLAY, "--rack", "b7 k1 k2", "--discard", "k1")
+    assert code == 0 and doc["legal"] is True
+    assert doc["discard"] == "k1" and doc["rack_after"] == ["k2"] and doc["went_out"] is False
+
+
+@pytest.mark.parametrize(
+    ("extra", "code", "words"),
+    [
+        (["--rack", "b7 k1"], "no_discard", "the turn must end with a discard"),
+        (
+            ["--rack", "b7 k1", "--discard", "o9"],
+            "discard_not_from_rack",
+            "the discard must come from your rack",
+        ),
+        (
+            ["--rack", "b7 k1", "--took-discard", "r9", "--discard", "k1"],
+            "taken_discard_not_played",
+            "the discard you took (red 9) must be played this turn",
+        ),
+    ],
+)
+def test_american_turn_reasons(
+    capsys: pytest.CaptureFixture[str], extra: list[str], code: str, words: str
+) -> None:
+    exit_code, doc, _ = run(capsys, *AMERICAN_PLAY, *extra)
+    assert exit_code == 1 and doc["legal"] is False
+    assert doc["reason_codes"] == [code] and words in doc["reasons"][0]
+
+
+def test_took_discard_is_played(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc, _ = run(capsys, *AMERICAN_PLAY, "--rack", "k1", "--took-discard", "b7", "--discard", "k1")
+    assert code == 0 and doc["played"] == ["b7"] and doc["went_out"] is True
+
+
+def test_drawn_tile_cannot_be_played_this_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    # 000_*.txt section 4; 002_*.txt: "Players cannot play a tile they just drew".
+    argv = [
+        "turn",
+        "--before",
+        "b4 b5 b6",
+        "--after",
+        "b4 b5 b6 b7",
+        "--rack",
+        "k1",
+        "--drew",
+        "b7",
+        "--opened",
+    ]
+    code, doc, _ = run(capsys, *argv)
+    assert code == 1 and doc["reason_codes"] == ["drawn_tile_played"]
+    code, doc, _ = run(capsys, *argv, "--rules", "standard+immediate-draw")
+    assert code == 0 and doc["played"] == ["b7"]
+
+
+@pytest.mark.parametrize("option", ["--discard", "--took-discard", "--drew", "--took-trump"])
+def test_one_tile_options_take_one_tile(capsys: pytest.CaptureFixture[str], option: str) -> None:
+    assert main([*AMERICAN_PLAY, "--rack", "b7 k1", option, "r5 r6"]) == 2
+    assert f"{option} takes exactly one tile" in capsys.readouterr().err
+    assert main([*AMERICAN_PLAY, "--rack", "b7 k1", option, "r55"]) == 2
+    assert "r55" in capsys.readouterr().err
+
+
+def test_every_command_refuses_more_tiles_than_the_box_with_one_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    expected = "table and racks hold 3 copies of red 5 (r5), but the standard edition (106 tiles) has only 2"
+    commands = [
+        [
+            "turn",
+            "--before",
+            "r5 r6 r7 | r5 b5 k5",
+            "--after",
+            "r5 r6 r7 | r5 b5 k5",
+            "--rack",
+            "r5",
+            "--opened",
+        ],
+        ["solve", "--table", "r5 r6 r7 | r5 b5 k5", "--rack", "r5", "--opened"],
+        ["score", "--rack", "a=", "--rack", "b=r5 r5", "--rack", "c=r5"],
+    ]
+    for argv in commands:
+        assert main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        assert out == "" and err.strip() == f"rummi: error: {expected}"
+    rack = " ".join(f"{c}{n} {c}{n} {c}{n} {c}{n}" for c in "kbro" for n in range(1, 14))
+    assert main(["turn", "--before", "", "--after", "", "--rack", rack, "--opened"]) == 2
+
+
+def test_score_names_compared_ignoring_case(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--rack", "Ann=", "--rack", "ann=r5"]) == 2
+    err = capsys.readouterr().err
+    assert "'ann'" in err and "ignoring case" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["table", "r" * 100_000],
+        ["table", "r5 r6 | | " + "k" * 100_000],
+        ["--rules", "x" * 100_000, "table", "r5 r6 r7"],
+        ["x" * 100_000],
+        ["score", "--rack", "y" * 100_000],
+        ["turn", "--before", "", "--after", "", "--opened", "--drew", "z" * 100_000],
+    ],
+)
+def test_huge_tokens_are_not_echoed_whole(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err) < 1000 and "…" in err and "Traceback" not in err
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    # `rummi ... | head -1`: the reader goes away before the output is written.
+    layout = " | ".join(["r1 r2 r3"] * 3000)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "assistant", "--json", "table", layout],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 0
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

@@ -14,6 +14,8 @@ from assistant.tiles import parse_tiles
         ("goliath", 106, 2, 4, 25),
         ("six-player", 160, 4, 6, 30),
         ("tournament", 106, 2, 4, 50),
+        # 003_*.txt: "the joker counting as 30 points"; the edition is not restated (the standard one).
+        ("american", 106, 2, 4, 30),
     ],
 )
 def test_presets_follow_the_rules_texts(
@@ -47,6 +49,9 @@ def test_tournament_penalties() -> None:
         ("standard+short-match", "match_rounds", 3),
         ("standard+turn-timer", "turn_seconds", 120),
         ("Goliath+Reduced_Opening", "opening_threshold", 20),
+        ("standard+immediate-draw", "drawn_tile", "at-once"),
+        ("standard+flexible-joker", "flexible_joker", True),
+        ("six-player+immediate-use-of-a-drawn-tile", "drawn_tile", "at-once"),
     ],
 )
 def test_house_rules_compose(spec: str, field: str, value: object) -> None:
@@ -80,3 +85,49 @@ def test_rack_value_counts_jokers_at_the_preset_penalty() -> None:
 def test_rules_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         Rules().copies = 3  # type: ignore[misc]
+
+
+def test_american_preset_follows_003() -> None:
+    rules = find_preset("american")
+    # "The discarded tile is always the last tile put on the table": a discard pile; the trump tile.
+    assert rules.discard_pile and rules.trump_tile
+    # "instead of drawing a tile from the pool": the draw opens the turn, so the drawn tile is in the hand.
+    assert rules.drawn_tile == "this-turn"
+    # Silent on the opening value and on the match: the standard rules (docs/rules.md).
+    assert (rules.opening_threshold, rules.match_decided_by) == (30, "score")
+    assert rules.turn_inputs == ("discard", "took_discard", "took_trump", "drew")
+
+
+def test_drawn_tiles_wait_a_turn_except_under_immediate_draw() -> None:
+    # 000_*.txt section 4: "normally unavailable for play until the player's next turn"; 002_*.txt likewise.
+    assert {find_preset(n).drawn_tile for n in ("standard", "goliath", "six-player", "tournament")} == {
+        "next-turn"
+    }
+    assert find_preset("standard").turn_inputs == ()
+    assert find_preset("standard+immediate-draw").turn_inputs == ("drew",)
+
+
+def test_six_player_rounds_are_made_of_games() -> None:
+    # 002_*.txt: "A round is made up of multiple games"; won on games, ties by score.
+    rules = find_preset("six-player")
+    assert rules.games_per_round_by_players and rules.match_decided_by == "wins"
+    assert not find_preset("standard").games_per_round_by_players
+
+
+def test_long_names_are_shortened_in_messages() -> None:
+    with pytest.raises(PresetError) as caught:
+        find_preset("x" * 100_000)
+    assert len(str(caught.value)) < 300 and "…" in str(caught.value)
+
+
+def test_docs_rules_md_covers_every_preset_house_rule_and_turn_reason() -> None:
+    from pathlib import Path
+
+    from assistant.turn import TurnProblem
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    missing = [f"`{name}`" for name in [*PRESETS, *HOUSE_RULES] if f"`{name}`" not in text]
+    # Every reason the judge gives is explained, except the long-standing ones named in prose.
+    named_in_prose = {"opening_too_low", "no_opening_set", "too_many_copies"}
+    missing += [p.value for p in TurnProblem if p.value not in text and p.value not in named_in_prose]
+    assert not missing

@@ -83,7 +83,7 @@ tiles = st.lists(st.sampled_from([*ALL_FACES, JOKER]), max_size=14)
 @given(
     st.lists(tiles, min_size=2, max_size=5),  # plus the player who went out: at most 6 players
     st.booleans(),
-    st.sampled_from(["standard", "goliath", "tournament"]),
+    st.sampled_from(["standard", "goliath", "tournament", "american", "six-player"]),
 )
 def test_scores_sum_to_zero(racks: list, someone_out: bool, preset: str) -> None:
     named = {f"p{i}": rack for i, rack in enumerate(racks)}
@@ -144,3 +144,51 @@ def test_ledger_rejects_other_players() -> None:
     ledger = Ledger(("a", "b"))
     with pytest.raises(ScoringError):
         ledger.record(score_round({"a": [], "z": parse_tiles("r5")}))
+
+
+@pytest.mark.parametrize(("first", "second"), [("Ann", "ann"), ("Ann", "ANN ")])
+def test_names_that_differ_only_in_case_are_one_player(first: str, second: str) -> None:
+    with pytest.raises(ScoringError, match="same name|listed twice"):
+        score_round({first: [], second: parse_tiles("r5")})
+    with pytest.raises(ScoringError, match="same name|listed twice"):
+        Ledger((first, second, "carol"))
+
+
+def test_rack_supply_uses_the_one_supply_check() -> None:
+    with pytest.raises(ScoringError, match=r"table and racks hold 3 copies of red 5 \(r5\)"):
+        score_round({"a": [], "b": parse_tiles("r5 r5"), "c": parse_tiles("r5")})
+
+
+def test_american_scoring_follows_003() -> None:
+    # 003_*.txt: losers score minus their racks, "the joker counting as 30 points"; the winner the sum.
+    result = score_round(
+        {"a": [], "b": parse_tiles("r1 J"), "c": parse_tiles("k13")}, find_preset("american")
+    )
+    assert result.scores == {"a": 44, "b": -31, "c": -13}
+
+
+def test_six_player_round_is_one_game_per_player() -> None:
+    # 002_*.txt: "six players = six games, five players = five games"; most games won, ties by score.
+    rules = find_preset("six-player+short-match")
+    players = ("a", "b", "c")
+    ledger = Ledger(players, rules)
+    assert ledger.games_per_round == 3
+    for game in range(9):
+        winner = players[game % 3]
+        ledger.record(score_round({p: ([] if p == winner else parse_tiles("r5")) for p in players}, rules))
+        assert ledger.rounds_completed == (game + 1) // 3
+    assert ledger.finished
+    with pytest.raises(ScoringError, match="over"):
+        ledger.record(score_round({"a": [], "b": parse_tiles("r5"), "c": parse_tiles("r5")}, rules))
+    assert Ledger(players, find_preset("standard")).games_per_round == 1
+
+
+def test_six_player_match_goes_to_most_games_then_score() -> None:
+    rules = find_preset("six-player")
+    ledger = Ledger(("a", "b", "c"), rules)
+    ledger.record(score_round({"a": [], "b": parse_tiles("r1"), "c": parse_tiles("r1")}, rules))  # a +2
+    ledger.record(score_round({"a": parse_tiles("r13"), "b": [], "c": parse_tiles("r13")}, rules))  # b +26
+    ledger.record(score_round({"a": [], "b": parse_tiles("r2"), "c": parse_tiles("r2")}, rules))  # a +4
+    # a has won two games and b one, although b's total is higher: games come first.
+    assert ledger.totals["b"] > ledger.totals["a"]
+    assert ledger.leaders() == ("a",)

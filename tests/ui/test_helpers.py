@@ -85,22 +85,24 @@ def test_standings_and_running_totals() -> None:
 # The server's database setting ------------------------------------------------------------------------------
 
 
-def test_the_database_comes_from_the_command_line_first(tmp_path: object) -> None:
+def test_the_database_comes_from_the_command_line_first() -> None:
     environ = {"RUMMI_DB": "/srv/env.sqlite3", "HOME": "/home/x"}
     secrets = {"db": "/srv/secret.sqlite3"}
     chosen = helpers.database_setting(["--db", "/srv/cli.sqlite3"], environ, secrets)
-    assert (str(chosen.path), chosen.source) == ("/srv/cli.sqlite3", "the --db option")
-    assert str(helpers.database_setting([], environ, secrets).path) == "/srv/env.sqlite3"
-    assert str(helpers.database_setting([], {"HOME": "/home/x"}, secrets).path) == "/srv/secret.sqlite3"
+    assert (chosen.target, chosen.source) == ("/srv/cli.sqlite3", "the --db option")
+    assert helpers.database_setting([], environ, secrets).target == "/srv/env.sqlite3"
+    assert helpers.database_setting([], {"HOME": "/home/x"}, secrets).target == "/srv/secret.sqlite3"
     default = helpers.database_setting(["-q", "tests"], {"HOME": "/home/x"}, {})
-    assert default.source == "the default" and default.path.name.endswith(".sqlite3")
+    assert default.source == "the default" and default.target.endswith(".sqlite3")
 
 
-def test_an_sqlite_url_is_a_path_and_other_urls_are_refused() -> None:
-    assert str(helpers.db_path_of("sqlite:////srv/a.db")) == "/srv/a.db"
-    assert str(helpers.db_path_of("sqlite:///a.db")) == "a.db"
-    with pytest.raises(InputError, match="only an SQLite file"):
-        helpers.db_path_of("postgres://db/x")
+def test_a_database_url_is_kept_and_shown_without_its_password() -> None:
+    hall = helpers.database_setting(["--db", "postgresql://ref:secret@hall/cup"], {}, {})
+    assert hall.target == "postgresql://ref:secret@hall/cup"
+    assert "secret" not in hall.display and "hall/cup" in hall.display
+    assert helpers.database_setting(["--db", "~/club.sqlite3"], {"HOME": "/home/x"}, {}).target.endswith(
+        "/club.sqlite3"
+    )
     with pytest.raises(InputError, match="--db"):
         helpers.database_setting(["--db"], {}, {})
 
@@ -182,3 +184,10 @@ def test_phone_address_and_camera_rule() -> None:
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(image, None, fx=2, fy=2))
     assert text == "https://192.168.1.20:8501"
+
+
+def test_a_big_picture_is_shown_at_screen_size() -> None:
+    import numpy as np
+
+    assert helpers.fit_for_screen(np.zeros((3024, 4032, 3), np.uint8)).shape == (1200, 1600, 3)
+    assert helpers.fit_for_screen(np.zeros((480, 640, 3), np.uint8)).shape == (480, 640, 3)

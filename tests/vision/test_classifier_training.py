@@ -102,3 +102,26 @@ def test_detector_labels_come_from_labels_det_where_rendered(tmp_path) -> None:
     (tmp_path / "labels_det" / "000001.txt").unlink()
     (tmp_path / "labels_det").rmdir()
     assert [line.split()[0] for line in detector_label_lines(image)] == ["0"]
+
+
+def test_ink_groups_pick_blue_and_orange_only() -> None:
+    from assistant.tiles import CLASS_INDEX
+    from vision.training.classifier import NOT_A_TILE_ID, ink_groups
+
+    names = ["blue_7", "orange_1", "red_7", "black_7", "joker"]
+    ids = np.array([CLASS_INDEX[name] for name in names] + [NOT_A_TILE_ID])
+    assert ink_groups(ids).tolist() == [1, 2, 0, 0, 0, 0]
+
+
+def test_hue_turns_move_blue_to_teal_and_orange_to_yellow() -> None:
+    import colorsys
+
+    from vision.training.classifier import INK_SHIFTS, hue_turn_matrices
+
+    def turned_hue(hue: float, degrees: float) -> float:
+        rgb = np.array(colorsys.hsv_to_rgb(hue / 360, 0.8, 0.7))
+        turned = hue_turn_matrices(np.array([degrees]))[0] @ rgb
+        return colorsys.rgb_to_hsv(*np.clip(turned, 0, 1))[0] * 360
+
+    assert 180 < turned_hue(226, INK_SHIFTS["blue"][0]) < 195  # teal
+    assert 45 < turned_hue(26, INK_SHIFTS["orange"][1]) < 60  # yellow

@@ -248,9 +248,41 @@ def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
 # ---------------------------------------------------------------- augmentation
 
 
-def augment_batch(crops_bgr: Any, angles: Any, generator: Any, intrude: float = 0.0) -> tuple[Any, Any]:
+INK_SHIFTS = {"blue": (-45.0, 0.0), "orange": (0.0, 28.0)}
+"""Hue turns (degrees) given to a share of the crops of these colours: editions print teal or cyan for blue
+(blue 218-236 degrees turned down to 173-236) and yellow for orange (17-30 up to 45-58); the ranges never
+reach another colour's (red 347-361, black unsaturated)."""
+
+
+def ink_groups(class_ids: np.ndarray) -> np.ndarray:
+    """(n,) index into `INK_SHIFTS` (+1) of each class id's colour, 0 for colours left alone."""
+    groups = np.zeros(len(MODEL_CLASSES), np.int64)
+    for group, colour in enumerate(INK_SHIFTS, start=1):
+        groups[[i for i, name in enumerate(MODEL_CLASSES) if name.startswith(colour + "_")]] = group
+    return groups[np.asarray(class_ids, np.int64)]
+
+
+def hue_turn_matrices(degrees: np.ndarray) -> np.ndarray:
+    """(m, 3, 3) rotations of RGB about the grey axis: a hue turn by `degrees` (m,), as in HSV."""
+    theta = np.deg2rad(np.asarray(degrees, np.float64))[:, None, None]
+    k = np.full(3, 1.0 / math.sqrt(3.0))
+    cross = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    cos, sin = np.cos(theta), np.sin(theta)
+    return (cos * np.eye(3) + sin * cross + (1 - cos) * np.outer(k, k)).astype(np.float32)
+
+
+def augment_batch(
+    crops_bgr: Any,
+    angles: Any,
+    generator: Any,
+    intrude: float = 0.0,
+    groups: Any = None,
+    ink_shift: float = 0.0,
+) -> tuple[Any, Any]:
     """Quarter-turn rotations plus light, colour, resolution, blur and noise changes on a uint8 (n,S,S,3)
     BGR batch. Returns the model input (n,3,S,S) in [-1,1] (RGB, as `crops_to_batch`) and the turned angles.
+    With `groups` (`ink_groups` of the crops' classes), a share `ink_shift` of the blue and orange crops get
+    another edition's ink hue (`INK_SHIFTS`).
 
     Written for one CPU thread: few full passes over the batch (the tone curve is a per-crop lookup table).
     """
@@ -275,6 +307,18 @@ def augment_batch(crops_bgr: Any, angles: Any, generator: Any, intrude: float = 
             # torch.rot90 over (H, W) turns the picture counter-clockwise: the tile's up gains 90 deg per k.
             x[mask] = torch.rot90(x[mask], k, dims=(2, 3))
     angles = (angles + 90.0 * turns.float()) % 360.0
+
+    if groups is not None and ink_shift > 0:
+        shift = torch.zeros(n)
+        picked = torch.rand(n, generator=generator) < ink_shift
+        for group, (low, high) in enumerate(INK_SHIFTS.values(), start=1):
+            rows = picked & (groups == group)
+            if rows.any():
+                shift[rows] = uniform(low, high, int(rows.sum()))
+        rows = shift != 0
+        if rows.any():
+            turns_rgb = torch.from_numpy(hue_turn_matrices(shift[rows].numpy()))
+            x[rows] = torch.einsum("mij,mjhw->mihw", turns_rgb, x[rows]).clamp_(0.0, 1.0)
 
     # Neighbour intrusion: for a share `intrude` of the batch, a strip from the middle of another crop
     # (digits of a tightly packed neighbour) replaces the left or right edge (any side after the turns).
@@ -355,6 +399,7 @@ def train(
     checkpoint: Path | None = None,
     intrude: float = 0.0,
     resume: bool = False,
+    ink_shift: float = 0.0,
 ) -> tuple[Any, float]:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
     model and the temperature that calibrates its scores on the held-out crops.
@@ -369,6 +414,7 @@ def train(
     is_val = data["scene"] % val_every == 0
     train_crops = torch.from_numpy(data["crops"][~is_val])
     train_classes = torch.from_numpy(data["class_id"][~is_val])
+    train_groups = torch.from_numpy(ink_groups(data["class_id"][~is_val]))
     train_angles = torch.from_numpy(data["angle"][~is_val].astype(np.float32))
     val_crops, val_classes, val_angles = (
         data["crops"][is_val],
@@ -405,7 +451,9 @@ def train(
         loss_sum = 0.0
         for step in range(steps_per_epoch):
             index = order[step * batch_size : (step + 1) * batch_size]
-            inputs, angles = augment_batch(train_crops[index], train_angles[index], generator, intrude)
+            inputs, angles = augment_batch(
+                train_crops[index], train_angles[index], generator, intrude, train_groups[index], ink_shift
+            )
             angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
             class_logits, angle_logits = model(inputs)
             loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
@@ -543,6 +591,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--resume", action="store_true", help="carry on from --checkpoint")
     parser.add_argument(
+        "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
+    )
+    parser.add_argument(
         "--background-patches", type=int, default=4, help="not-a-tile patches of bare table per scene"
     )
     parser.add_argument(
@@ -615,6 +666,7 @@ def main(argv: list[str] | None = None) -> int:
         checkpoint=args.checkpoint,
         intrude=args.intrude,
         resume=args.resume,
+        ink_shift=args.ink_shift,
     )
     export_onnx(
         model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}

@@ -1,0 +1,205 @@
+"""Measure the whole reader (`rummi read`: detector, classifier, layout) on rendered scenes, per scene kind.
+
+    python -m datasets.render --out data/holdout/texture --count 60 --seed 9101 --kind texture
+    python -m vision.evaluation.scenes data/holdout/texture data/holdout/rack_front ... [--json out.json]
+
+Per folder (one kind each, or a mix): tile recall and precision (IoU >= 0.5 against the tiles a detector is
+trained to find; a detection on a barely visible tile is neither found nor false), end-to-end accuracy,
+false tiles per scene and the share of scenes with none, rack tiles reported in `racks`, table tiles put
+on a rack, and the reliability of the reported `confidence` (of tiles reported with confidence about c,
+the share read right).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from assistant.rules import STANDARD
+from vision.confidence import ConfidenceMap
+from vision.detections import box_iou
+from vision.evaluation.reading import match_boxes
+from vision.read import read_document
+from vision.reader import TileReader
+
+RELIABILITY_BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
+TOUCHES_A_TILE = 0.3
+"""A detection overlapping any placed tile this much (IoU) is not a false tile, even when that tile is too
+hidden to be labelled."""
+
+
+@dataclass
+class KindScores:
+    scenes: int = 0
+    tiles: int = 0
+    found: int = 0
+    right: int = 0
+    false_tiles: int = 0
+    clean_scenes: int = 0
+    rack_tiles: int = 0
+    rack_tiles_in_racks: int = 0
+    table_tiles: int = 0
+    table_tiles_in_racks: int = 0
+    reported: list[tuple[float, bool]] = field(default_factory=list)
+
+    def figures(self) -> dict[str, Any]:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "scenes": self.scenes,
+            "tiles": self.tiles,
+            "recall": ratio(self.found, self.tiles),
+            "precision": ratio(self.found, self.found + self.false_tiles),
+            "end_to_end": ratio(self.right, self.tiles),
+            "false_tiles_per_scene": ratio(self.false_tiles, self.scenes),
+            "scenes_without_false_tiles": ratio(self.clean_scenes, self.scenes),
+            "rack_tiles": self.rack_tiles,
+            "rack_tiles_in_racks": ratio(self.rack_tiles_in_racks, self.rack_tiles),
+            "table_tiles_put_on_racks": ratio(self.table_tiles_in_racks, self.table_tiles),
+        }
+
+
+def reliability(pairs: list[tuple[float, bool]]) -> list[dict[str, Any]]:
+    """Rows of the reliability table: confidence range, tiles, their mean confidence, the share right."""
+    rows = []
+    confidences = np.array([c for c, _ in pairs], float)
+    rights = np.array([r for _, r in pairs], bool)
+    for low, high in zip(RELIABILITY_BINS[:-1], RELIABILITY_BINS[1:], strict=True):
+        inside = (confidences >= low) & (confidences < high)
+        if inside.any():
+            rows.append({
+                "range": f"{low:.2f}-{min(high, 1.0):.2f}",
+                "tiles": int(inside.sum()),
+                "mean_confidence": round(float(confidences[inside].mean()), 4),
+                "share_right": round(float(rights[inside].mean()), 4),
+            })
+    return rows
+
+
+def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, Any], layout: Any) -> None:
+    """Add one scene's reading to `scores`."""
+    tiles = scene["tiles"]
+    labelled = [i for i, t in enumerate(tiles) if t.get("labelled", True)]
+    true_boxes = np.array([tiles[i]["box"] for i in labelled], float).reshape(-1, 4)
+    all_boxes = np.array([t["box"] for t in tiles], float).reshape(-1, 4)
+    reported = document["tiles"]
+    boxes = np.array([t["box"] for t in reported], float).reshape(-1, 4)
+    pairs = match_boxes(boxes, true_boxes)
+    matched = {p: labelled[t] for p, t in pairs}
+    scores.scenes += 1
+    scores.tiles += len(labelled)
+    scores.found += len(pairs)
+    touching = np.zeros(len(boxes))
+    if len(all_boxes) and len(boxes):
+        touching = box_iou(boxes, all_boxes).max(axis=1)
+    false = [p for p in range(len(reported)) if p not in matched and touching[p] < TOUCHES_A_TILE]
+    scores.false_tiles += len(false)
+    scores.clean_scenes += int(not false)
+    on_racks = {placed.index for rack in layout.racks for placed in rack}
+    for p, item in enumerate(reported):
+        truth = tiles[matched[p]]["token"] if p in matched else None
+        right = truth is not None and item["tile"] == truth
+        scores.right += int(right)
+        if p in matched or p in false:
+            scores.reported.append((float(item["confidence"]), right))
+    for p, index in matched.items():
+        if tiles[index].get("on_rack"):
+            scores.rack_tiles += 1
+            scores.rack_tiles_in_racks += int(p in on_racks)
+        else:
+            scores.table_tiles += 1
+            scores.table_tiles_in_racks += int(p in on_racks)
+    # Rack tiles the detector missed count against racks too.
+    missed_on_racks = [i for i in labelled if tiles[i].get("on_rack") and i not in matched.values()]
+    scores.rack_tiles += len(missed_on_racks)
+
+
+def evaluate_folder(
+    folder: Path, reader: TileReader, limit: int | None = None, confidence_map: ConfidenceMap | None = None
+) -> KindScores:
+    scores = KindScores()
+    scene_files = sorted((folder / "scenes").glob("*.json"))[:limit]
+    if not scene_files:
+        raise SystemExit(f"no scenes/*.json under {folder}")
+    for scene_file in scene_files:
+        scene = json.loads(scene_file.read_text())
+        image_path = folder / "images" / f"{scene_file.stem}.jpg"
+        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise SystemExit(f"cannot read {image_path}")
+        detections = reader.read(frame)
+        document, layout = read_document(str(image_path), frame, detections, STANDARD, confidence_map)
+        score_scene(scores, scene, document, layout)
+    return scores
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evaluation.scenes", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("folders", nargs="+", type=Path, help="renderer output folders")
+    parser.add_argument("--limit", type=int, default=None, help="first N scenes of each folder")
+    parser.add_argument("--detector", type=Path, default=None)
+    parser.add_argument("--classifier", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument(
+        "--fit-confidence",
+        type=Path,
+        default=None,
+        metavar="JSON",
+        help="fit the confidence map on these scenes' raw scores and write it here (tuning scenes only)",
+    )
+    args = parser.parse_args(argv)
+    from vision.classifier import TileClassifier
+    from vision.detector import TileDetector
+
+    reader = TileReader(
+        TileDetector(args.detector) if args.detector else None,
+        TileClassifier(args.classifier) if args.classifier else TileClassifier(),
+    )
+    report: dict[str, Any] = {}
+    everything = KindScores()
+    for folder in args.folders:
+        scores = evaluate_folder(folder, reader, args.limit, ConfidenceMap() if args.fit_confidence else None)
+        report[folder.name] = scores.figures()
+        for name in ("scenes", "tiles", "found", "right", "false_tiles", "clean_scenes", "rack_tiles",
+                     "rack_tiles_in_racks", "table_tiles", "table_tiles_in_racks"):
+            setattr(everything, name, getattr(everything, name) + getattr(scores, name))
+        everything.reported.extend(scores.reported)
+    report["all"] = everything.figures()
+    report["reliability"] = reliability(everything.reported)
+    columns = ["scenes", "tiles", "recall", "precision", "end_to_end", "false_tiles_per_scene",
+               "scenes_without_false_tiles", "rack_tiles", "rack_tiles_in_racks", "table_tiles_put_on_racks"]
+    names = [n for n in report if n != "reliability"]
+    print(f"{'':28}" + "".join(f"{n[:14]:>15}" for n in names))
+    for column in columns:
+        cells = ["-" if report[n][column] is None else str(report[n][column]) for n in names]
+        print(f"{column:28}" + "".join(f"{c:>15}" for c in cells))
+    print("\nreliability of `confidence` (all folders): range, tiles, mean confidence, share right")
+    for row in report["reliability"]:
+        print(f"  {row['range']:>10} {row['tiles']:>7} {row['mean_confidence']:>8} {row['share_right']:>8}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.fit_confidence:
+        raw = np.array([c for c, _ in everything.reported])
+        right = np.array([r for _, r in everything.reported])
+        fitted = ConfidenceMap.fit(raw, right)
+        args.fit_confidence.write_text(json.dumps(fitted.to_json(), indent=1) + "\n")
+        print(f"confidence map fitted on {len(raw)} reported tiles -> {args.fit_confidence}")
+        print("reliability after the map (same scenes):")
+        for row in reliability([(float(fitted(c)), r) for c, r in everything.reported]):
+            print(f"  {row['range']:>10} {row['tiles']:>7} {row['mean_confidence']:>8} "
+                  f"{row['share_right']:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
