@@ -7,6 +7,7 @@ Each generator returns a BGR float32 texture in 0-1 of the size asked for. Colou
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -317,10 +318,11 @@ def carpet(rng: np.random.Generator, height: int, width: int, unit: float) -> np
 def stone(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
     """Stone counters and floors: granite speckles of several sizes, marble veins, light or dark."""
     dark_stone = rng.random() < 0.35
-    base = _bgr(rng.uniform(0, 60), rng.uniform(0.0, 0.15), rng.uniform(0.15, 0.35) if dark_stone
-                else rng.uniform(0.6, 0.92))
-    img = marble(rng, height, width) if rng.random() < 0.5 and not dark_stone else None
-    if img is None:
+    value = rng.uniform(0.15, 0.35) if dark_stone else rng.uniform(0.6, 0.92)
+    base = _bgr(rng.uniform(0, 60), rng.uniform(0.0, 0.15), value)
+    if not dark_stone and rng.random() < 0.5:  # veined marble with speckles
+        img = marble(rng, height, width)
+    else:
         img = np.empty((height, width, 3), np.float32)
         img[:] = base
         img *= (1 + fractal_noise(rng, height, width, 4, 3) * 0.08)[..., None]
@@ -371,14 +373,19 @@ def wall(rng: np.random.Generator, height: int, width: int, unit: float) -> np.n
     return img
 
 
-def _old(gen):  # the first generators do not scale with the tile
+SurfaceGenerator = Callable[[np.random.Generator, int, int, float], np.ndarray]
+
+
+def _old(gen: Callable[[np.random.Generator, int, int], np.ndarray]) -> SurfaceGenerator:
+    """The first generators, which do not scale with the tile."""
+
     def wrapped(rng: np.random.Generator, height: int, width: int, unit: float) -> np.ndarray:
         return gen(rng, height, width)
 
     return wrapped
 
 
-SURFACES: dict[str, object] = {
+SURFACES: dict[str, SurfaceGenerator] = {
     "wood": _old(wood),
     "cloth": _old(cloth),
     "marble": _old(marble),
@@ -436,4 +443,4 @@ def table_surface(
     if name is None:
         name = pick_surface(rng, 0.0)
     gen = SURFACES[name]
-    return np.clip(gen(rng, height, width, unit), 0, 1).astype(np.float32)  # type: ignore[operator]
+    return np.clip(gen(rng, height, width, unit), 0, 1).astype(np.float32)

@@ -49,24 +49,44 @@ def _shadow(img: np.ndarray, poly: np.ndarray, offset: np.ndarray, blur: float) 
     img *= (1.0 - 0.35 * soft)[..., None]
 
 
-def _rect(center: np.ndarray, w: float, h: float, deg: float) -> np.ndarray:
+Spot = tuple[np.ndarray, np.ndarray]
+"""Where a flat object lies: its centre in pixels and the 2x2 map that squashes shapes drawn around it as
+the table is foreshortened there (identity for a camera looking straight down)."""
+
+_FLAT = np.eye(2)
+
+
+def _where(img: np.ndarray, rng: np.random.Generator, spot: Spot | None) -> Spot:
+    if spot is not None:
+        return spot
+    h, w = img.shape[:2]
+    return rng.uniform([0, 0], [w, h]), _FLAT
+
+
+def _squash(poly: np.ndarray, center: np.ndarray, squash: np.ndarray) -> np.ndarray:
+    return (np.asarray(poly, float) - center) @ squash.T + center
+
+
+def _rect(center: np.ndarray, w: float, h: float, deg: float, squash: np.ndarray = _FLAT) -> np.ndarray:
     r = np.radians(deg)
     rot = np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
     pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-    return pts @ rot.T + center
+    return pts @ rot.T @ squash.T + center
 
 
-def card(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def card(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     """A playing card face up: corner indices and pips (two dots on a card were read as a black 9)."""
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     cw, ch = scale * 1.6, scale * 2.3
     deg = rng.uniform(0, 360)
-    poly = _rect(c, cw, ch, deg)
+    poly = _rect(c, cw, ch, deg, sq)
     _shadow(img, poly, np.array([scale * 0.05, scale * 0.08]), scale * 0.08)
     _fill(img, owner, poly, np.array([0.93, 0.94, 0.95]) * rng.uniform(0.85, 1.0))
     if rng.random() < 0.2:  # the back: a pattern, no pips
-        inner = _rect(c, cw * 0.85, ch * 0.88, deg)
+        inner = _rect(c, cw * 0.85, ch * 0.88, deg, sq)
         back = np.array([0.5, 0.15, 0.1]) if rng.random() < 0.5 else np.array([0.1, 0.1, 0.6])
         cv2.fillPoly(img, [np.round(inner).astype(np.int32)], back.tolist(), cv2.LINE_AA)
         return _found(img, "card", poly)
@@ -85,10 +105,10 @@ def card(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: fl
     rot = np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
     radius = max(2, int(scale * rng.uniform(0.08, 0.14)))
     for sx, sy in spots:
-        p = c + rot @ np.array([sx * cw, sy * ch])
+        p = c + sq @ rot @ np.array([sx * cw, sy * ch])
         cv2.circle(img, (int(p[0]), int(p[1])), radius, ink.tolist(), -1, cv2.LINE_AA)
     for corner in (-1, 1):  # the rank in two corners
-        p = c + rot @ np.array([corner * -0.38 * cw, corner * -0.4 * ch])
+        p = c + sq @ rot @ np.array([corner * -0.38 * cw, corner * -0.4 * ch])
         text = str(rng.choice(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]))
         _text(img, text, p, max(0.3, scale / 60), ink, max(1, int(scale / 30)))
     return _found(img, "card", poly)
@@ -114,19 +134,21 @@ def _text(
     img[y1:y2, x1:x2] = img[y1:y2, x1:x2] * (1 - m) + color.astype(np.float32) * m
 
 
-def die(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def die(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     """A die seen from above, one side showing: a rounded square with 1-6 pips."""
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     size = scale * rng.uniform(0.45, 0.75)
     deg = rng.uniform(0, 90)
     body = rng.choice([0, 1, 2], p=[0.6, 0.25, 0.15])
     color = [np.array([0.92, 0.93, 0.94]), np.array([0.15, 0.15, 0.75]), np.array([0.1, 0.1, 0.1])][int(body)]
     pip = np.array([0.1, 0.1, 0.1]) if body == 0 else np.array([0.95, 0.95, 0.95])
-    side = _rect(c + rng.normal(0, 1, 2) * size * 0.15, size, size, deg)
+    side = _rect(c + rng.normal(0, 1, 2) * size * 0.15, size, size, deg, sq)
     _shadow(img, side, np.array([size * 0.15, size * 0.2]), size * 0.15)
     _fill(img, owner, side, color * 0.7)
-    top = _rect(c, size, size, deg)
+    top = _rect(c, size, size, deg, sq)
     _fill(img, owner, top, color * rng.uniform(0.85, 1.0))
     n = int(rng.integers(1, 7))
     grid = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -135,32 +157,34 @@ def die(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: flo
     r = np.radians(deg)
     rot = np.array([[np.cos(r), -np.sin(r)], [np.sin(r), np.cos(r)]])
     for gx, gy in grid:
-        p = c + rot @ (np.array([gx, gy]) * size * 0.27)
+        p = c + sq @ rot @ (np.array([gx, gy]) * size * 0.27)
         cv2.circle(img, (int(p[0]), int(p[1])), max(1, int(size * 0.09)), pip.tolist(), -1, cv2.LINE_AA)
     return _found(img, "die", np.concatenate([side, top]))
 
 
-def bottle(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def bottle(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     """A bottle lying or seen from aside, with a printed sticker (a sticker was read as a tile)."""
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     length, girth = scale * rng.uniform(4, 7), scale * rng.uniform(1.2, 2.0)
     deg = rng.uniform(0, 360)
     glass = [np.array([0.2, 0.45, 0.2]), np.array([0.1, 0.25, 0.4]), np.array([0.75, 0.75, 0.7])][
         int(rng.integers(0, 3))
     ]
-    body = _rect(c, length, girth, deg)
+    body = _rect(c, length, girth, deg, sq)
     r = np.radians(deg)
     axis = np.array([np.cos(r), np.sin(r)])
-    neck = _rect(c + axis * length * 0.62, length * 0.3, girth * 0.4, deg)
+    neck = _rect(c + sq @ axis * length * 0.62, length * 0.3, girth * 0.4, deg, sq)
     _shadow(img, body, np.array([scale * 0.2, scale * 0.25]), scale * 0.25)
     _fill(img, owner, body, glass * rng.uniform(0.7, 1.1))
     _fill(img, owner, neck, glass * rng.uniform(0.6, 0.9))
     # A highlight along the glass.
-    hl = _rect(c - np.array([-axis[1], axis[0]]) * girth * 0.25, length * 0.9, girth * 0.08, deg)
+    hl = _rect(c - sq @ np.array([-axis[1], axis[0]]) * girth * 0.25, length * 0.9, girth * 0.08, deg, sq)
     cv2.fillPoly(img, [np.round(hl).astype(np.int32)], (glass * 0.5 + 0.5).tolist(), cv2.LINE_AA)
     found = _found(img, "bottle", np.concatenate([body, neck]))
-    found += sticker(img, owner, rng, scale, center=c, deg=deg, size=(length * 0.45, girth * 0.85))
+    found += sticker(img, owner, rng, scale, (c, sq), deg=deg, size=(length * 0.45, girth * 0.85))
     return found
 
 
@@ -169,16 +193,16 @@ def sticker(
     owner: np.ndarray,
     rng: np.random.Generator,
     scale: float,
-    center: np.ndarray | None = None,
+    spot: Spot | None = None,
     deg: float | None = None,
     size: tuple[float, float] | None = None,
 ) -> Found:
     """A printed label: a light or coloured rectangle with a big number, words and a frame."""
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h]) if center is None else center
+    c, sq = _where(img, rng, spot)
     deg = rng.uniform(0, 360) if deg is None else deg
     sw, sh = size if size is not None else (scale * rng.uniform(1.0, 2.5), scale * rng.uniform(0.8, 1.6))
-    poly = _rect(c, sw, sh, deg)
+    poly = _rect(c, sw, sh, deg, sq)
     paper = _ink_or_paper(rng, light=rng.random() < 0.7)
     _fill(img, owner, poly, paper)
     canvas = np.zeros((max(4, int(sh)), max(4, int(sw))), np.uint8)
@@ -210,9 +234,11 @@ def _ink_or_paper(rng: np.random.Generator, light: bool) -> np.ndarray:
     return np.array([b, g, r])
 
 
-def cup(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def cup(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     r = scale * rng.uniform(1.6, 2.6)
     outer = cv2.ellipse2Poly(
         (int(c[0]), int(c[1])),
@@ -222,6 +248,7 @@ def cup(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: flo
         360,
         10,
     ).astype(np.float64)
+    outer = _squash(outer, c, sq)
     body = np.array([rng.uniform(0.2, 0.95)] * 3) * rng.uniform(0.85, 1.0, 3)
     _shadow(img, outer, np.array([r * 0.15, r * 0.2]), r * 0.2)
     _fill(img, owner, outer, body)
@@ -231,12 +258,14 @@ def cup(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: flo
     return _found(img, "cup", outer)
 
 
-def score_pad(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def score_pad(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     deg = rng.uniform(0, 360)
     pw, ph = scale * rng.uniform(3, 5), scale * rng.uniform(4, 6)
-    poly = _rect(c, pw, ph, deg)
+    poly = _rect(c, pw, ph, deg, sq)
     _shadow(img, poly, np.array([scale * 0.05, scale * 0.08]), scale * 0.1)
     _fill(img, owner, poly, np.array([0.88, 0.93, 0.95]) * rng.uniform(0.85, 1.0))
     # Ruled lines and handwritten scores: digits that are not tiles.
@@ -264,19 +293,24 @@ def score_pad(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scal
     return _found(img, "score_pad", poly)
 
 
-def pen(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def pen(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
-    poly = _rect(c, scale * 4, scale * 0.25, rng.uniform(0, 360))
+    c, sq = _where(img, rng, spot)
+    poly = _rect(c, scale * 4, scale * 0.25, rng.uniform(0, 360), sq)
     _fill(img, owner, poly, rng.uniform(0.05, 0.8, 3))
     return _found(img, "pen", poly)
 
 
-def coin(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float) -> Found:
+def coin(
+    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: float, spot: Spot | None = None
+) -> Found:
     h, w = img.shape[:2]
-    c = rng.uniform([0, 0], [w, h])
+    c, sq = _where(img, rng, spot)
     r = scale * rng.uniform(0.35, 0.6)
     poly = cv2.ellipse2Poly((int(c[0]), int(c[1])), (int(r), int(r)), 0, 0, 360, 15).astype(np.float64)
+    poly = _squash(poly, c, sq)
     color = np.array([0.35, 0.6, 0.75]) if rng.random() < 0.5 else np.array([0.6, 0.62, 0.65])
     _fill(img, owner, poly, color * rng.uniform(0.7, 1.1))
     # The rim and a worn relief.
@@ -284,7 +318,8 @@ def coin(img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, scale: fl
                   cv2.LINE_AA)
     relief = max(1, int(r * 0.1))
     centre = (int(c[0]), int(c[1]))
-    cv2.circle(img, centre, max(1, int(r * 0.5)), (color * 0.85).tolist(), relief, cv2.LINE_AA)
+    ring = _squash(cv2.ellipse2Poly(centre, (max(1, int(r * 0.5)),) * 2, 0, 0, 360, 20), c, sq)
+    cv2.polylines(img, [np.round(ring).astype(np.int32)], True, (color * 0.85).tolist(), relief, cv2.LINE_AA)
     return _found(img, "coin", poly)
 
 
@@ -338,14 +373,55 @@ _WEIGHTS = np.array([0.2, 0.1, 0.15, 0.1, 0.12, 0.15, 0.1, 0.05, 0.05])
 
 
 def add_distractors(
-    img: np.ndarray, owner: np.ndarray, rng: np.random.Generator, tile_px: float, count: int
+    img: np.ndarray,
+    owner: np.ndarray,
+    rng: np.random.Generator,
+    tile_px: float,
+    count: int,
+    table: np.ndarray | None = None,
+    on_table: np.ndarray | None = None,
 ) -> Found:
-    """Draw `count` random distractors sized relative to a tile's height in pixels; returns what was drawn
-    and is in the frame, as (kind, box)."""
+    """Draw `count` random distractors about a tile's size; returns what was drawn and is in the frame, as
+    (kind, box).
+
+    Given the table's homography (`table`: table plane in tile units -> pixels) flat objects lie on the
+    table: sized and foreshortened as a tile lying there would be, placed where `on_table` (a mask of the
+    pixels showing the table, not a wall behind it) is set. Otherwise they are `tile_px` across, unsquashed.
+    """
     found: Found = []
     # Objects are about a tile's size, but no card or hand covers the whole frame when tiles fill it.
     largest = 0.12 * min(img.shape[:2])
     for _ in range(count):
         kind = _KINDS[int(rng.choice(len(_KINDS), p=_WEIGHTS / _WEIGHTS.sum()))]
-        found += kind(img, owner, rng, max(8.0, min(largest, tile_px * rng.uniform(0.8, 1.3))))
+        size = tile_px
+        spot = None
+        if table is not None and kind is not hand:
+            spot, size = _table_spot(img, rng, table, on_table, tile_px)
+        scale = max(8.0, min(largest, size * rng.uniform(0.8, 1.3)))
+        found += kind(img, owner, rng, scale) if spot is None else kind(img, owner, rng, scale, spot)
     return found
+
+
+def _table_spot(
+    img: np.ndarray, rng: np.random.Generator, table: np.ndarray, on_table: np.ndarray | None, tile_px: float
+) -> tuple[Spot | None, float]:
+    """A random pixel showing the table, the local squash of the table there and a tile's size there."""
+    h, w = img.shape[:2]
+    inverse = np.linalg.inv(table)
+    for _ in range(20):
+        c = rng.uniform([0, 0], [w, h])
+        if on_table is not None and not on_table[min(h - 1, int(c[1])), min(w - 1, int(c[0]))]:
+            continue
+        q = inverse @ np.array([c[0], c[1], 1.0])
+        if abs(q[2]) < 1e-12:
+            continue
+        q = q / q[2]
+        u, v, depth = table @ q
+        if depth <= 0:  # above the horizon
+            continue
+        jac = (table[:2, :2] * depth - np.outer([u, v], table[2, :2])) / depth**2
+        sigma = float(np.linalg.svd(jac, compute_uv=False)[0])
+        if sigma <= 1e-6:
+            continue
+        return (c, jac / sigma), sigma
+    return None, tile_px

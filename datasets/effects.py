@@ -75,10 +75,12 @@ def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img + rng.uniform(0.15, 0.45) * soft[..., None]
 
 
-def glare_spots(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> int:
+def glare_spots(
+    img: np.ndarray, rng: np.random.Generator, tile_px: float, where: np.ndarray | None = None
+) -> int:
     """Specular reflections on a glossy table or stone floor, in place: small bright blobs and window-like
-    panes a tile or a few across, nearly white at the core (glare on stone gave false tiles). Returns how
-    many were drawn."""
+    panes a tile or a few across, nearly white at the core (glare on stone gave false tiles), only where
+    the mask `where` is set (the table's own pixels). Returns how many were drawn."""
     h, w = img.shape[:2]
     count = int(rng.integers(1, 4))
     mask = np.zeros((h, w), np.float32)
@@ -104,7 +106,10 @@ def glare_spots(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> in
     mask = cv2.GaussianBlur(mask, (0, 0), max(0.8, tile_px * rng.uniform(0.02, 0.12)))
     halo = soft_blur(mask, max(2.0, tile_px * 0.5))
     gain = rng.uniform(0.5, 1.0)
-    img += (gain * mask + 0.25 * gain * halo)[..., None]
+    light = gain * mask + 0.25 * gain * halo
+    if where is not None:
+        light *= where
+    img += light[..., None]
     return count
 
 

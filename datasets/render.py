@@ -112,8 +112,16 @@ def write_det_yaml(out: Path) -> None:
     det.mkdir(exist_ok=True)
     for name, target in (("images", "../images"), ("labels", "../labels_det")):
         link = det / name
-        if not link.is_symlink():
+        if link.is_symlink():
+            continue
+        try:
             link.symlink_to(target, target_is_directory=True)
+        except FileExistsError:  # another run into the same folder made it meanwhile
+            continue
+        except OSError as exc:  # a file system without links: the lead's trainer can point at labels_det
+            print(f"note: no detector dataset links in {str(det)!r} ({exc}); labels are in labels_det/",
+                  file=sys.stderr)
+            return
     images = sorted(p.name for p in (out / "images").glob("*.jpg"))
     (det / "images.txt").write_text("".join(f"./images/{n}\n" for n in images))
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(DET_NAMES))

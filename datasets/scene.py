@@ -368,7 +368,7 @@ def _target_tile_px(rng: np.random.Generator, kind: str, width: int, height: int
     if kind == "fill":  # one to three tiles filling most of the frame
         return rng.uniform(0.45, 0.95) * min(width, height)
     if kind == "packed":
-        return float(np.exp(rng.uniform(np.log(25), np.log(120))))
+        return float(np.exp(rng.uniform(np.log(35), np.log(140))))
     return float(np.exp(rng.uniform(np.log(40), np.log(260))))
 
 
@@ -409,7 +409,8 @@ def _place_camera(
     target_px = _target_tile_px(rng, kind, width, height)
     wanted = target_px / max(1e-6, float(np.median(tile_heights)))
     always = kind == "fill"
-    if wanted > scale and (always or rng.random() < 0.75):
+    zoom_chance = 0.9 if kind in RACK_KINDS and kind != "rack" else 0.75  # the rack is the subject
+    if wanted > scale and (always or rng.random() < zoom_chance):
         zoom = wanted if always else min(wanted, scale * 2.5)
         # Centre on a tile whose face the camera sees (not the back of a rack).
         anchor = references[int(rng.integers(0, len(references)))].mean(axis=0)
@@ -431,7 +432,8 @@ def _background(
     height: int,
     surface: str,
     with_wall: bool,
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The table warped into the frame, and where a wall stands behind it (a mask, or None)."""
     pts = _layout_points(layout)[:, :2]
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     margin = max(4.0, float((hi - lo).max()))
@@ -443,15 +445,23 @@ def _background(
     texture = table_surface(rng, th, tw, unit=1.0 / px, name=surface)
     tex_to_plane = np.array([[px, 0, lo[0]], [0, px, lo[1]], [0, 0, 1.0]])
     m = camera.table_homography() @ tex_to_plane
-    img = cv2.warpPerspective(
-        texture, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
-    )
     if with_wall:
-        _add_wall(rng, camera, layout, img)
-    return img
+        # A low camera sees the table shrink fast towards the wall: warped at twice the size and reduced,
+        # a fine weave turns to an even blur there, as through a lens, instead of to moire.
+        twice = np.array([[2.0, 0, 0.5], [0, 2.0, 0.5], [0, 0, 1.0]]) @ m  # pixel centres stay put
+        big = cv2.warpPerspective(
+            texture, twice, (2 * width, 2 * height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
+        )
+        img = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
+    else:
+        img = cv2.warpPerspective(
+            texture, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101
+        )
+    wall_mask = _add_wall(rng, camera, layout, img) if with_wall else None
+    return img, wall_mask
 
 
-def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img: np.ndarray) -> None:
+def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img: np.ndarray) -> np.ndarray:
     """A low camera sees past the table: a wall (or splashback) standing beyond the layout's far edge.
 
     Only for cameras looking within about 35 degrees of horizontal, so every ray in the frame runs towards
@@ -481,9 +491,9 @@ def _add_wall(rng: np.random.Generator, camera: Camera, layout: lay.Layout, img:
                                  borderMode=cv2.BORDER_CONSTANT)
     mask = cv2.warpPerspective(np.ones((tex_h, tex_w), np.float32), m, (width, height),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)[..., None]
-    # The counter's edge meets the wall in a soft dark line (contact shadow).
     img *= 1.0 - mask
     img += warped * mask
+    return mask[..., 0]
 
 
 def _angle_of(quad: np.ndarray) -> float:
@@ -541,7 +551,7 @@ def render_scene(
     camera, elevation = _place_camera(rng, layout, kind, width, height)
     surface = _pick_surface(rng, kind, variants)
 
-    img = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
+    img, wall_mask = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
     theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
     light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
     painter = _Painter(img, camera, edition, light, rng)
@@ -585,9 +595,14 @@ def render_scene(
 
     glare = 0
     glare_chance = 0.5 if kind in ("texture", "empty") else 0.25
+    on_table = painter.owner == BACKGROUND
+    if wall_mask is not None:
+        on_table &= wall_mask < 0.5
     if surface in GLOSSY and rng.random() < glare_chance:
-        glare = glare_spots(img, rng, tile_px)
-    found = add_distractors(img, painter.owner, rng, tile_px, _distractor_count(rng, kind))
+        glare = glare_spots(img, rng, tile_px, on_table.astype(np.float32))
+    found = add_distractors(
+        img, painter.owner, rng, tile_px, _distractor_count(rng, kind), camera.table_homography(), on_table
+    )
     img = photograph(img, rng)
 
     truth = SceneTruth(

@@ -155,6 +155,11 @@ class TileClassifier:
                 np.zeros(0, dtype=np.float32),
                 np.zeros(0, dtype=np.float32),
             )
+        return readings_of(*self.probabilities(crops_bgr), k=self.k)
+
+    def probabilities(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(n, 53) calibrated tile-class probabilities, (n,) not-a-tile probability, (n, bins) angle
+        probabilities of crops (at least one)."""
         class_probs, angle_probs = self._session.run(None, {"crops": crops_to_batch(crops_bgr)})
         doubtful = np.flatnonzero(class_probs.max(axis=1) < self.recheck_below)
         if self.turns > 1 and len(doubtful):
@@ -176,7 +181,42 @@ class TileClassifier:
             class_probs = np.power(np.clip(class_probs, 1e-12, 1.0), 1.0 / self.temperature)
             class_probs /= class_probs.sum(axis=1, keepdims=True)
         not_tile = class_probs[:, len(CLASS_NAMES)] if self.knows_not_a_tile else np.zeros(len(class_probs))
-        tile_probs = class_probs[:, : len(CLASS_NAMES)]
-        topk = np.argsort(-tile_probs, axis=1, kind="stable")[:, : self.k].astype(np.int64)
-        scores = np.take_along_axis(tile_probs, topk, axis=1).astype(np.float32)
-        return CropReadings(topk, scores, decode_angle(angle_probs), not_tile.astype(np.float32))
+        return class_probs[:, : len(CLASS_NAMES)], not_tile, angle_probs
+
+
+def readings_of(
+    tile_probs: np.ndarray, not_tile: np.ndarray, angle_probs: np.ndarray, k: int
+) -> CropReadings:
+    """The top-k readings and the up angle from a classifier's probabilities."""
+    topk = np.argsort(-tile_probs, axis=1, kind="stable")[:, :k].astype(np.int64)
+    scores = np.take_along_axis(tile_probs, topk, axis=1).astype(np.float32)
+    return CropReadings(topk, scores, decode_angle(angle_probs), np.asarray(not_tile, np.float32))
+
+
+class ClassifierEnsemble(TileClassifier):
+    """Crop classifiers read as one: their tile readings and up directions averaged, "not a tile" from those
+    trained to say it. All members must cut crops alike (size and margin)."""
+
+    def __init__(self, members: list[TileClassifier], weights: list[float] | None = None) -> None:
+        if not members:
+            raise ValueError("an ensemble needs at least one classifier")
+        first = members[0]
+        if any((m.crop_size, m.crop_margin, m.angle_bins) != (first.crop_size, first.crop_margin,
+                                                                first.angle_bins) for m in members):
+            raise ModelLoadError("the ensemble's classifiers cut crops differently")
+        self.members = members
+        self.weights = np.asarray(weights or [1.0] * len(members), np.float64)
+        self.weights /= self.weights.sum()
+        self.k = first.k
+        self.crop_size, self.crop_margin = first.crop_size, first.crop_margin
+        self.angle_bins = first.angle_bins
+        self.knows_not_a_tile = any(m.knows_not_a_tile for m in members)
+        self.path = first.path
+
+    def probabilities(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        tiles, not_tiles, angles = zip(*(m.probabilities(crops_bgr) for m in self.members), strict=True)
+        tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
+        angle = sum(w * a for w, a in zip(self.weights, angles, strict=True))
+        judges = [n for m, n in zip(self.members, not_tiles, strict=True) if m.knows_not_a_tile]
+        not_tile = np.mean(judges, axis=0) if judges else np.zeros(len(crops_bgr))
+        return tile, not_tile, angle

@@ -22,7 +22,7 @@ LETTERBOX_FILL = 114
 DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
-DEFAULT_RACK_CONFIDENCE = 0.5
+DEFAULT_RACK_CONFIDENCE = 0.25
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
 

@@ -686,4 +686,34 @@ def rebuild(
     detections, _ = settle_half_turns(detections)
     layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
                    judge=set_judge(detections, rules, orientation_known), frame=frame)
-    return correct(layout, detections, rules, doubt_below=doubt_below)
+    return mark_small_tiles(correct(layout, detections, rules, doubt_below=doubt_below))
+
+
+SMALL_TILE = 0.6
+"""A tile less than this share of its neighbours' height (or, alone, of the frame's typical tile) is doubtful:
+dots on a card, a sticker, a far-off speck are smaller than the tiles around them."""
+
+
+def mark_small_tiles(layout: Layout) -> Layout:
+    """The layout with tiles far smaller than the rest of their set (or of the frame) marked doubtful."""
+    every = [t.size[1] for t in layout.all_tiles()]
+    if len(every) < 3:
+        return layout
+    typical = float(np.median(every))
+
+    def checked(tiles: tuple[PlacedTile, ...], alone: bool) -> tuple[PlacedTile, ...]:
+        out = []
+        for k, placed in enumerate(tiles):
+            others = [t.size[1] for j, t in enumerate(tiles) if j != k]
+            reference = typical if alone or not others else float(np.median(others))
+            if placed.size[1] < SMALL_TILE * reference and not placed.doubtful:
+                where = "the other tiles" if alone or not others else "its neighbours"
+                placed = replace(placed, doubtful=True, note=f"much smaller than {where}: maybe not a tile")
+            out.append(placed)
+        return tuple(out)
+
+    return replace(
+        layout,
+        table=tuple(checked(s, alone=len(s) == 1) for s in layout.table),
+        racks=tuple(checked(r, alone=False) for r in layout.racks),
+    )

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
-from vision.classifier import TileClassifier
+from vision.classifier import ClassifierEnsemble, TileClassifier
 from vision.detections import Detections
 from vision.detector import TileDetector
-from vision.onnx_models import ModelLoadError
+from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
 
 NOT_A_TILE_ABOVE = 0.5
@@ -26,12 +27,29 @@ class CropClassifier(Protocol):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 
+CLASSIFIERS = "classifiers.json"
+
+
 def load_classifier() -> CropClassifier | None:
-    """The shipped crop classifier, or None where its model is missing (the reader then only detects)."""
+    """The shipped crop classifier (the ensemble `models/classifiers.json` lists, else the one model), or
+    None where none is shipped (the reader then only detects).
+
+    Raises:
+        ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
+    """
     try:
-        return TileClassifier()
-    except (ModelLoadError, FileNotFoundError):
-        return None
+        listing = model_path(CLASSIFIERS)
+    except ModelLoadError:
+        try:
+            return TileClassifier()
+        except (ModelLoadError, FileNotFoundError):
+            return None
+    try:
+        members = json.loads(listing.read_text())["members"]
+        files, weights = [m["file"] for m in members], [float(m["weight"]) for m in members]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ModelLoadError(f"{listing} cannot be read: {error}") from error
+    return ClassifierEnsemble([TileClassifier(model_path(f)) for f in files], weights)
 
 
 @dataclass

@@ -187,3 +187,22 @@ def test_detector_labels_match_the_json(tmp_path: Path) -> None:
     assert len(listed) == 4 and all((out / "det" / p).exists() for p in listed)
     linked = (out / "det" / "labels" / "000000.txt").read_text()
     assert linked == (out / "labels_det" / "000000.txt").read_text()
+
+
+def test_flat_objects_are_foreshortened_like_the_table() -> None:
+    from datasets.camera import Camera
+    from datasets.distractors import _table_spot
+
+    img = np.zeros((480, 640, 3), np.float32)
+    ratios = {}
+    for elevation in (90.0, 15.0):
+        camera = Camera.looking_at(np.zeros(3), 20.0, 30.0, elevation, 0.0, 500.0, 320.0, 240.0)
+        spot, size = _table_spot(img, np.random.default_rng(0), camera.table_homography(), None, 40.0)
+        assert spot is not None and size > 0
+        singular = np.linalg.svd(spot[1], compute_uv=False)
+        ratios[elevation] = singular[1] / singular[0]
+    assert ratios[90.0] > 0.95  # seen from straight above: a card keeps its shape
+    assert ratios[15.0] < 0.45  # seen from low: squashed, as a tile lying there would be
+    nowhere = np.zeros((480, 640), bool)
+    table = camera.table_homography()
+    assert _table_spot(img, np.random.default_rng(0), table, nowhere, 40.0) == (None, 40.0)

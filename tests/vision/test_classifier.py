@@ -13,7 +13,9 @@ from vision.classifier import CLASSIFIER_MODEL, ModelLoadError, TileClassifier, 
 from vision.onnx_models import model_path
 from vision.training.classifier import angle_error_deg
 
-# Scenes of a run the shipped model never saw (it trained on seed 11); every kind of scene is in the mix.
+# Game tables of a run the shipped model never saw (it trained on seed 31). The renderer's default mix now
+# holds the hard kinds too (racks seen from the front, other inks, textured cloths): those are measured per
+# kind by `python -m vision.evaluation.scenes` (models/README.md), not pinned here.
 SCENE_SEED = 424242
 SCENE_INDICES = range(4)
 
@@ -28,7 +30,7 @@ def scenes() -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """(image, boxes, class ids, angles) of the labelled tiles of a few rendered scenes."""
     out = []
     for index in SCENE_INDICES:
-        image, truth, _ = render_indexed(SCENE_SEED, index)
+        image, truth, _ = render_indexed(SCENE_SEED, index, kind="game")
         kept = [t for t in truth.tiles if t.labelled]
         out.append(
             (

@@ -133,10 +133,21 @@ def test_coverage_counts_only_better_ranked_boxes() -> None:
 
 def test_box_across_two_packed_tiles_is_dropped(detector: TileDetector) -> None:
     geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
-    rows = np.zeros((1, 5, 3), np.float32)
-    rows[0, :, 0] = [50, 50, 40, 60, 0.9]  # a tile
-    rows[0, :, 1] = [90, 50, 40, 60, 0.9]  # its neighbour, touching
-    rows[0, :, 2] = [70, 50, 40, 60, 0.6]  # half of each: not a tile
+    rows = np.zeros((1, 4 + len(detector.class_names), 3), np.float32)  # cx, cy, w, h, a score per class
+    rows[0, :5, 0] = [50, 50, 40, 60, 0.9]  # a tile
+    rows[0, :5, 1] = [90, 50, 40, 60, 0.9]  # its neighbour, touching
+    rows[0, :5, 2] = [70, 50, 40, 60, 0.6]  # half of each: not a tile
     found = detector.postprocess(rows, geometry, (320, 320))
     assert len(found) == 2
     assert found.confidence.tolist() == pytest.approx([0.9, 0.9])
+
+
+def test_the_shipped_detector_finds_racks_as_their_own_class(detector: TileDetector) -> None:
+    assert detector.class_names == ["tile", "rack"]
+    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
+    rows = np.zeros((1, 6, 2), np.float32)
+    rows[0, :, 0] = [50, 50, 40, 60, 0.9, 0.0]  # a tile
+    rows[0, :, 1] = [160, 200, 300, 90, 0.0, 0.8]  # a rack
+    found = detector.postprocess(rows, geometry, (320, 320))
+    assert len(found) == 1
+    assert found.rack_xyxy.round().tolist() == [[10.0, 155.0, 310.0, 245.0]]

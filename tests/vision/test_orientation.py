@@ -95,3 +95,14 @@ def test_tiles_a_gap_apart_or_of_other_sizes_are_no_row() -> None:
     bigger = row(["red_4", "red_9", "red_7"], [0.0, 180.0, 0.0])
     bigger.xyxy[1] = [30, -10, 75, 50]
     assert not half_turned(bigger).any()
+
+
+def test_a_tile_far_smaller_than_its_row_is_doubtful() -> None:
+    found = row(["red_4", "red_5", "red_6", "red_7"], [0.0, 0.0, 0.0, 0.0])
+    layout = rebuild(found)
+    assert not any(t.doubtful for s in layout.table for t in s)
+    tiny = row(["red_4", "red_5", "red_6", "red_7", "black_9"], [0.0] * 5)
+    tiny.xyxy[4] = [400, 10, 412, 26]  # a speck far off, a third of a tile's height
+    layout = rebuild(tiny)
+    speck = [t for s in layout.table for t in s if t.index == 4][0]
+    assert speck.doubtful and "smaller" in (speck.note or "")
