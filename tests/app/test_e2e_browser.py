@@ -36,7 +36,11 @@ def test_camera_photo_to_verdict_in_a_real_browser(tmp_path: Path) -> None:
             page.get_by_text("Camera", exact=True).click()
             take = page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE))
             expect(take).to_be_enabled(timeout=30_000)
+            page.wait_for_timeout(1500)  # the fake camera's first frames (a busy machine is slow to start it)
             take.click()
+            expect(page.get_by_role("button", name=re.compile("clear photo", re.IGNORECASE))).to_be_visible(
+                timeout=30_000
+            )
             verdict = page.get_by_text(VERDICT).first
             expect(verdict).to_be_visible(timeout=90_000)
             assert page.get_by_text(re.compile(r"\d+ tiles seen")).count() == 1
