@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from assistant.errors import InputError
 from assistant.rules import Rules
 from assistant.storage import Game, StorageError
 from ui import game as game_screen
@@ -22,7 +23,7 @@ from ui import setup as setup_screen
 from ui import table as table_screen
 from ui import tournament as tournament_screen
 from ui import turn as turn_screen
-from ui.common import SCREENS, current_game, init_session, open_storage, rules_of
+from ui.common import SCREENS, current_game, database_setting, init_session, open_storage, rules_of
 
 st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layout="wide")
 # Less empty space above the title, which matters most on a phone.
@@ -31,17 +32,37 @@ init_session()
 tournament_screen.follow_link()
 
 
+def on_screen_chosen() -> None:
+    # A refused press or a notice belongs to the screen it happened on.
+    st.session_state.action_error = None
+    st.session_state.notice = None
+
+
 def header_ui(game: Game, rules: Rules) -> str:
     st.markdown(f"#### {game.name} · {rules.label}")
-    return st.radio("Screen", SCREENS, key="screen", horizontal=True, label_visibility="collapsed")
+    return st.radio(
+        "Screen",
+        SCREENS,
+        key="screen",
+        horizontal=True,
+        label_visibility="collapsed",
+        on_change=on_screen_chosen,
+    )
 
 
 try:
-    storage = open_storage(st.session_state.db_path)
+    setting = database_setting()
+except InputError as error:
+    st.error(f"The game database is not set right: {error}")
+    st.stop()
+try:
+    storage = open_storage(setting.target)
     game = current_game(storage)
 except StorageError as error:
-    st.error(f"The game database cannot be used: {error}")
-    st.text_input("Database file (also set by the RUMMI_DB environment variable)", key="db_path")
+    st.error(
+        f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
+        "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
+    )
     st.stop()
 rules = rules_of(game)
 setup_screen.use_game_profile(st.session_state.db_path, game)

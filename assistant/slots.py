@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from assistant.errors import InputError
 from assistant.tiles import Tile
@@ -60,3 +61,37 @@ def replace_slot(text: str, set_index: int, position: int, tile: Tile | None) ->
     else:
         sets[set_index][position] = tile
     return format_slots([tiles for tiles in sets if tiles])
+
+
+@dataclass(frozen=True)
+class SetCount:
+    """How the CLI, the app and the annotated picture count a table: every group of tiles lying together is
+    a set, a tile lying alone too (a set of one, never valid: 000_*.txt section 2, sets have 3+ tiles)."""
+
+    sets: int
+    invalid: int
+    unjudged: int
+    single: int
+
+    @property
+    def valid(self) -> int:
+        return self.sets - self.invalid - self.unjudged
+
+    def describe(self) -> str:
+        """`5 sets: 2 valid, 3 invalid (3 single tiles)`."""
+        text = f"{self.sets} set{'s' if self.sets != 1 else ''}: {self.valid} valid, {self.invalid} invalid"
+        if self.unjudged:
+            text += f", {self.unjudged} not judged"
+        if self.single:
+            text += f" ({self.single} single tile{'s' if self.single != 1 else ''})"
+        return text
+
+
+def count_sets(sets: Sequence[Sequence[object]], valid: Sequence[bool | None]) -> SetCount:
+    """Count `sets` (any tile type) with each one's verdict (`None`: not judged, e.g. a tile not read)."""
+    return SetCount(
+        sets=len(sets),
+        invalid=sum(v is False for v in valid),
+        unjudged=sum(v is None for v in valid),
+        single=sum(len(tiles) == 1 for tiles in sets),
+    )

@@ -4,6 +4,8 @@ reader and database, the game this tab shows, and how a tile is written in Markd
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 from typing import Any
 
 import streamlit as st
@@ -11,7 +13,8 @@ import streamlit as st
 from assistant.errors import InputError
 from assistant.rules import Rules, find_preset
 from assistant.slots import Slot
-from assistant.storage import Game, Storage, default_db_url
+from assistant.storage import Game, Storage
+from ui import helpers
 from vision import photos
 
 SCREENS = ("Table", "Turn", "Round", "Game", "Setup", "Tournament")
@@ -39,15 +42,29 @@ SESSION_DEFAULTS: dict[str, Any] = {
     "selected_slot": None,  # (set, position, layout) of the tile picked for a fix
     "action_error": None,  # a refused button press (storage conflict, unread tiles)
     "photo_chosen": False,  # the source was just changed: its photo replaces the stored table
+    "notice": None,  # what the last button press did ("Round 2 recorded")
 }
 
 
 def init_session() -> None:
-    # Read on every run, not once per process: RUMMI_DB may differ between runs of one server. It is a file
-    # or a database URL (a tournament hall's PostgreSQL).
-    st.session_state.setdefault("db_path", default_db_url())
     for key, value in SESSION_DEFAULTS.items():
         st.session_state.setdefault(key, value)
+
+
+def app_secrets() -> dict[str, Any]:
+    """Streamlit's secrets (`.streamlit/secrets.toml`), or none when there is no secrets file."""
+    try:
+        return dict(st.secrets)
+    except Exception:  # no secrets file: Streamlit raises its own not-found error
+        return {}
+
+
+def database_setting() -> helpers.DatabaseSetting:
+    """The server's database: `streamlit run app.py -- --db PATH`, else RUMMI_DB, else the secret `db`.
+
+    Read on every run, never from the page: nobody with the page can point the server at another file.
+    """
+    return helpers.database_setting(sys.argv[1:], os.environ, app_secrets())
 
 
 @st.cache_resource(show_spinner="Loading the tile reader…")
@@ -56,8 +73,9 @@ def tile_reader() -> Any:
 
 
 @st.cache_resource
-def open_storage(path: str) -> Storage:
-    return Storage(path)
+def open_storage(target: str) -> Storage:
+    """The database at a file path or URL (`helpers.database_setting`), opened once per server."""
+    return Storage(target)
 
 
 def rules_of(game: Game) -> Rules:
@@ -91,3 +109,33 @@ def tile_markup(slot: Slot) -> str:
 
 def photo_bytes_key(source: str, data: bytes) -> str:
     return f"{source}:{hashlib.sha1(data).hexdigest()}"
+
+
+def lan_address() -> str:
+    """This computer's address on its network (the one a phone reaches it by), or 127.0.0.1 without one."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))  # UDP: nothing is sent, only a route is picked
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def phone_ui() -> None:
+    """The address to open on a phone at the table, and its QR code."""
+    https = bool(st.get_option("server.sslCertFile"))
+    url = helpers.phone_url(https, lan_address(), int(st.get_option("server.port") or 8501))
+    with st.expander("Open on a phone", expanded=False):
+        left, right = st.columns([1, 2])
+        left.image(helpers.qr_png(url), width=180, caption=url)
+        right.markdown(f"On a phone on the same network, scan the code or open **{url}**.")
+        if str(st.get_option("server.address") or "") in ("127.0.0.1", "localhost", "::1"):
+            right.warning("This server answers only this computer: start it with `scripts/serve-https.sh`.")
+        elif https:
+            right.caption("The certificate is self-signed: accept the browser's warning once.")
+        else:
+            right.warning(
+                "Phones allow the camera only over https: start the app with `scripts/serve-https.sh`."
+            )

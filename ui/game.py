@@ -1,5 +1,5 @@
-"""The Game screen: pick the game this tab shows, create a new one (name, rules, players, picture source),
-and choose the database file."""
+"""The Game screen: every game with its totals, pick the game this tab shows, rename its players, create a
+new one (name, rules, players, picture source); where the scores are kept (the server's setting)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,58 @@ import streamlit as st
 
 from assistant.errors import InputError
 from assistant.rules import HOUSE_RULES, PRESETS, find_preset
-from assistant.storage import Game, Storage, StorageError
+from assistant.storage import Game, Storage, StorageError, is_url
 from ui import helpers
-from ui.common import SOURCES
+from ui.common import SOURCES, database_setting, phone_ui, rules_of
 
 
 def show(db: Storage, game: Game) -> None:
+    if st.session_state.notice:
+        st.success(st.session_state.notice)
     game_ui(db, game)
+    phone_ui()
+    setting = database_setting()
+    st.caption(
+        f"Scores are kept in `{setting.display}` ({setting.source}); "
+        + ("copy that file to back them up. " if not is_url(setting.target) else "back up that database. ")
+        + "The server sets it: `streamlit run app.py -- --db PATH-OR-URL` or RUMMI_DB."
+    )
+
+
+def games_table_ui(db: Storage) -> None:
+    entries = []
+    for game_id, _ in db.list_games():
+        other = db.load_game(game_id)
+        entries.append((other, db.rounds(game_id), rules_of(other)))
+    st.markdown("**Games**")
+    st.dataframe(helpers.games_rows(entries), hide_index=True, width="stretch")
+
+
+def players_ui(db: Storage, game: Game) -> None:
+    with st.expander("Rename players"):
+        with st.form(f"rename_{game.id}"):
+            for player in game.players:
+                st.text_input(
+                    f"Seat {player.seat + 1}", value=player.name, key=f"rename_{game.id}_{player.seat}"
+                )
+            st.form_submit_button("Save names", on_click=on_rename, args=(db, game))
+
+
+def on_rename(db: Storage, game: Game) -> None:
+    st.session_state.action_error = None
+    st.session_state.notice = None
+    changed = []
+    for player in game.players:
+        name = st.session_state.get(f"rename_{game.id}_{player.seat}", player.name).strip()
+        if name == player.name:
+            continue
+        try:
+            db.rename_player(game.id, player.seat, name)
+        except StorageError as error:
+            st.session_state.action_error = f"{player.name} not renamed: {error}"
+            return
+        changed.append(f"{player.name} is now {name}")
+    st.session_state.notice = ("; ".join(changed) + ".") if changed else None
 
 
 def game_ui(db: Storage, game: Game) -> None:
@@ -26,6 +71,8 @@ def game_ui(db: Storage, game: Game) -> None:
         key="game_choice",
         on_change=on_game_chosen,
     )
+    games_table_ui(db)
+    players_ui(db, game)
     with st.form("new_game"):
         st.markdown("**New game**")
         st.text_input("Name", value=f"Table {len(games) + 1}", key="new_name")
@@ -40,7 +87,6 @@ def game_ui(db: Storage, game: Game) -> None:
         st.form_submit_button("Create game", type="primary", on_click=on_new_game, args=(db,))
     if st.session_state.action_error:
         st.error(st.session_state.action_error)
-    st.text_input("Database file (also set by the RUMMI_DB environment variable)", key="db_path")
 
 
 def on_game_chosen() -> None:

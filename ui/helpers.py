@@ -7,13 +7,18 @@ records (`assistant.storage`); the screens in `ui/` only move their results into
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from assistant.errors import InputError
 from assistant.scoring import Ledger, RoundResult
 from assistant.slots import Slot
+from assistant.storage import DB_ENV_VAR, StorageError, default_db_path, is_url
+from assistant.storage.database import to_url
 from assistant.tiles import ALL_FACES, JOKER, Tile, format_tiles
 
 if TYPE_CHECKING:
@@ -23,6 +28,87 @@ if TYPE_CHECKING:
     from vision.placed import Layout
 
 TILE_CHOICES: tuple[Tile, ...] = (*ALL_FACES, JOKER)
+DB_SECRET = "db"
+
+
+# The server's settings --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DatabaseSetting:
+    """Where the app keeps its games (a file path, or a database URL such as a tournament hall's
+    PostgreSQL), and which setting said so (shown when the database cannot be used)."""
+
+    target: str
+    source: str
+
+    @property
+    def display(self) -> str:
+        """The target as shown on the page: a URL's password hidden."""
+        if not is_url(self.target):
+            return self.target
+        try:
+            return to_url(self.target).render_as_string(hide_password=True)
+        except StorageError:
+            return self.target.split("://", 1)[0] + "://…"
+
+
+def db_target_of(value: str) -> str:
+    """A database URL as given, or a file path with `~` expanded."""
+    value = value.strip()
+    return value if is_url(value) else str(Path(value).expanduser())
+
+
+def database_setting(
+    argv: Sequence[str], environ: Mapping[str, str], secrets: Mapping[str, Any]
+) -> DatabaseSetting:
+    """The database from the server's own settings, first found wins: `--db` after `streamlit run app.py --`,
+    the RUMMI_DB environment variable, Streamlit's secret `db`, else the user's data folder.
+
+    Raises:
+        InputError: `--db` without a value.
+    """
+    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    parser.add_argument("--db")
+    try:
+        known, _ = parser.parse_known_args(list(argv))
+    except argparse.ArgumentError as error:
+        raise InputError(
+            f"the app's command line: {error} (use: streamlit run app.py -- --db PATH-OR-URL)"
+        ) from None
+    if known.db:
+        return DatabaseSetting(db_target_of(known.db), "the --db option")
+    if environ.get(DB_ENV_VAR):
+        return DatabaseSetting(db_target_of(environ[DB_ENV_VAR]), f"the {DB_ENV_VAR} environment variable")
+    if secrets.get(DB_SECRET):
+        return DatabaseSetting(db_target_of(str(secrets[DB_SECRET])), f"the secret {DB_SECRET!r}")
+    return DatabaseSetting(str(default_db_path(environ)), "the default")
+
+
+SCREEN_LONG_SIDE = 1600
+"""The photo as shown is at most this many pixels long: a 12 MP frame costs seconds to send, and no screen
+shows more."""
+
+
+def fit_for_screen(image: Any, long_side: int = SCREEN_LONG_SIDE) -> Any:
+    """`image` (an array) scaled down so its longer side is at most `long_side`; smaller ones as they are."""
+    import cv2
+
+    height, width = image.shape[:2]
+    scale = long_side / max(height, width)
+    if scale >= 1.0:
+        return image
+    return cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+
+
+def photo_may_replace_table(stored_layout: str, stored_photo: str, photo_key: str, chosen: bool) -> bool:
+    """Whether a photo this tab sees may be read: always when the player just chose its source; otherwise
+    (a fresh tab, a reload, the example shown by default) only over a table never filled, or to show the
+    stored table's own photo again (`stored_photo == photo_key`, whose corrections are then kept)."""
+    if chosen:
+        return True
+    never_filled = not stored_layout.strip() and not stored_photo
+    return never_filled or stored_photo == photo_key
 
 
 def same_shape(sets: Sequence[Sequence[Slot]], layout: Layout) -> bool:
@@ -40,15 +126,11 @@ def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list
 def choices_for(
     reading: PhotoReading | None, layout_shape_ok: bool, set_index: int, position: int
 ) -> list[Tile]:
-    """Readings to offer first for one tile: the correction's suggestion, then the classifier's runners-up."""
+    """Readings to offer first for one tile: the correction's suggestion, then the classifier's runners-up,
+    never the reading being fixed."""
     if reading is None or not layout_shape_ok:
         return []
-    placed = reading.layout.table[set_index][position]
-    offered: list[Tile] = []
-    for tile in (placed.suggestion, *reading.alternatives.get(placed.index, ())):
-        if tile is not None and tile not in offered:
-            offered.append(tile)
-    return offered
+    return reading.likely(reading.layout.table[set_index][position])
 
 
 def set_label(verdict: SetVerdict) -> str:
@@ -149,6 +231,15 @@ def new_set_indexes(agreed: Sequence[Sequence[Slot]], now: Sequence[Sequence[Slo
     return new
 
 
+def meld_delta(meld: Any) -> str:
+    """The meld's verdict in a few words: `enough` only for a legal opening meld."""
+    if meld.accepted:
+        return "enough"
+    if not meld.valid:
+        return "not a valid opening meld: a set breaks the rules"
+    return "not enough"
+
+
 def meld_lines(meld: Any) -> list[str]:
     """One line per set of an opening meld: its value, and what each joker counts as."""
     lines = []
@@ -244,3 +335,144 @@ def running_totals(rounds: Sequence[Any], names: Sequence[str]) -> dict[str, lis
         for name in names:
             series[name].append(totals[name])
     return series
+
+
+def running_total_rows(rounds: Sequence[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The running totals in long form (`round`, `player`, `total`), one row per player per round."""
+    series = running_totals(rounds, names)
+    return [
+        {"round": number, "player": name, "total": series[name][index]}
+        for index, number in enumerate(series["round"])
+        for name in names
+    ]
+
+
+# Racks at the end of a round -------------------------------------------------------------------------------
+
+
+def parse_rack(text: str) -> list[Slot]:
+    """A rack's tiles as typed or read (`?` for a tile not read yet).
+
+    Raises:
+        NotationError: a token is unreadable.
+    """
+    from assistant.slots import parse_slots
+
+    return [slot for tiles in parse_slots(text.replace("|", " ")) for slot in tiles]
+
+
+def format_rack(rack: Sequence[Slot]) -> str:
+    from assistant.slots import format_slots
+
+    return format_slots([rack]) if rack else ""
+
+
+def replace_in_rack(text: str, position: int, tile: Tile | None) -> str:
+    """The rack with one tile replaced, or removed when `tile` is None.
+
+    Raises:
+        InputError: there is no such tile.
+    """
+    rack = parse_rack(text)
+    if not 0 <= position < len(rack):
+        raise InputError(f"there is no tile {position + 1} on this rack")
+    if tile is None:
+        del rack[position]
+    else:
+        rack[position] = tile
+    return format_rack(rack)
+
+
+def racks_still_to_enter(racks: Mapping[str, Sequence[Slot]]) -> str | None:
+    """What is missing before a round can be scored, or None: every rack in, at most one blank (the player
+    who went out), every tile read. Several blanks mean racks not entered yet, not several winners."""
+    blank = [name for name, rack in racks.items() if not rack]
+    unread = [name for name, rack in racks.items() if any(t is None for t in rack)]
+    if unread:
+        return f"Tap the unread tiles (?) of {', '.join(unread)} and pick what they are."
+    if len(blank) == len(racks):
+        return "Type (or read from photos) what is left on each rack; leave the winner's blank."
+    if len(blank) > 1:
+        return f"Still to enter: {', '.join(blank)} (leave only the winner's rack blank)."
+    return None
+
+
+def assign_racks(count: int, seats: Sequence[int], first_seat: int) -> tuple[list[int], int]:
+    """The seats of `count` racks read in order, from `first_seat` round the table; and how many racks
+    were left over (more racks than players)."""
+    start = list(seats).index(first_seat) if first_seat in seats else 0
+    order = [seats[(start + k) % len(seats)] for k in range(len(seats))]
+    return order[:count], max(0, count - len(seats))
+
+
+def rack_likely(reading: Any, text: str, position: int) -> list[Tile]:
+    """The reader's other readings for one rack tile, while the rack still has the photo's tiles in place."""
+    if reading is None or len(parse_rack(text)) != len(reading.tiles) or position >= len(reading.likely):
+        return []
+    current = parse_rack(text)[position]
+    return [t for t in reading.likely[position] if t != current]
+
+
+def round_recorded_notice(number: int, result: Any) -> str:
+    """`Round 2 recorded: Ann went out (+38); Ben -38.`"""
+    winners = ", ".join(result.winners)
+    how = "won the blocked round" if result.blocked else "went out"
+    scores = "; ".join(f"{name} {score:+d}" for name, score in result.scores.items())
+    return f"Round {number} recorded: {winners} {how}. Scores: {scores}."
+
+
+def round_summary(record: Any) -> str:
+    """`Ann +38, Ben -38` of a stored round."""
+    return ", ".join(f"{s.name} {s.score:+d}" for s in record.scores)
+
+
+def games_rows(entries: Sequence[tuple[Any, Sequence[Any], Rules]]) -> list[dict[str, Any]]:
+    """One row per game (`storage.Game`, its rounds, its rules): rules, rounds played, each player's total,
+    and who leads."""
+    rows = []
+    for game, rounds, rules in entries:
+        names = [p.name for p in game.players]
+        try:
+            ledger = ledger_of(rounds, names, rules)
+            standings = ledger.standings()
+            totals = " · ".join(f"{name} {total:+d}" for name, total, _ in standings)
+            leaders = " and ".join(ledger.leaders()) if rounds else ""
+        except InputError as error:  # a game whose players do not fit its rules any more
+            totals, leaders = f"cannot be scored: {error}", ""
+        rows.append(
+            {
+                "game": game.name,
+                "rules": rules.label,
+                "rounds": len(rounds),
+                "totals": totals,
+                "leading": leaders,
+            }
+        )
+    return rows
+
+
+# Opening the app on a phone ---------------------------------------------------------------------------------
+
+
+def phone_url(https: bool, address: str, port: int) -> str:
+    """The address a phone on the same network opens."""
+    return f"{'https' if https else 'http'}://{address}:{port}"
+
+
+def camera_blocked(page_url: str) -> bool:
+    """Whether a browser on this page refuses the camera: it allows it only on https or on localhost."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(page_url)
+    return parts.scheme == "http" and parts.hostname not in ("localhost", "127.0.0.1", "::1")
+
+
+def qr_png(text: str, scale: int = 6) -> bytes:
+    """A QR code of `text` as PNG bytes (segno: pure Python, nothing downloaded)."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=scale, border=2)
+    return out.getvalue()

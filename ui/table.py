@@ -45,7 +45,8 @@ def store_layout(db: Storage, game_id: int, text: str, photo: str | None = None)
 def on_layout_typed(db: Storage, game_id: int) -> None:
     try:
         text = slots.format_slots(slots.parse_slots(st.session_state.layout_text))
-        store_layout(db, game_id, text)
+        # A table typed from scratch has no photo; text typed under a photo corrects it.
+        store_layout(db, game_id, text, photo="" if st.session_state.source == "type" else None)
         st.session_state.layout_error = None
     except (InputError, StorageError) as error:
         st.session_state.layout_error = str(error)
@@ -56,15 +57,24 @@ def on_tile_picked(set_index: int, key: str, layout: str) -> None:
     st.session_state.selected_slot = None if position is None else (set_index, position, layout)
 
 
-def on_tile_fixed(db: Storage, game_id: int, key: str) -> None:
+def on_tile_fixed(db: Storage, game_id: int, key: str, rules: Rules) -> None:
     choice = st.session_state.get(key)
     selected = st.session_state.selected_slot
     if choice is None or selected is None:
         return
     set_index, position, layout = selected
     tile = None if choice == "remove" else Tile.parse(choice)
+    reading: photos.PhotoReading | None = st.session_state.reading
     try:
-        store_layout(db, game_id, slots.replace_slot(layout, set_index, position, tile))
+        regrouped = None
+        if tile is not None and reading is not None and reading.table_text == layout:
+            # Still the photo as read (fixes aside): group it again, so a set the misreading split rejoins.
+            regrouped = reading.with_fixed_tile(set_index, position, tile, rules)
+        if regrouped is not None:
+            store_layout(db, game_id, regrouped.table_text)
+            st.session_state.reading = regrouped
+        else:
+            store_layout(db, game_id, slots.replace_slot(layout, set_index, position, tile))
     except (InputError, StorageError) as error:
         st.session_state.layout_error = str(error)
 
@@ -75,6 +85,10 @@ def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: byt
     if key == st.session_state.photo_key:
         return
     st.session_state.photo_key = key
+    chosen = st.session_state.photo_chosen
+    if not helpers.photo_may_replace_table(game.table_layout, game.table_photo, key, chosen):
+        # A fresh tab or a reload shows the stored table: the example is not read over it.
+        return
     try:
         frame = photos.decode_photo(data, name)
         with st.spinner("Reading the tiles…"):
@@ -91,7 +105,7 @@ def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: byt
         st.session_state.photo_error = f"no tiles seen in {name}: is the table in the picture?"
         return
     # The same photo in another tab (or after a reload) must not undo corrections made since.
-    if game.table_photo != key or st.session_state.photo_chosen:
+    if game.table_photo != key or chosen:
         store_layout(db, game.id, reading.table_text, photo=key)
     st.session_state.photo_chosen = False
 
@@ -121,6 +135,10 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
         except photos.PhotoError as error:
             st.session_state.photo_error = str(error)
     elif source == "camera":
+        if helpers.camera_blocked(str(st.context.url or "")):
+            st.warning(
+                "This browser allows the camera only over https: open the app as the Game screen shows."
+            )
         shot = st.camera_input("Photo of the table", key="camera_photo")
         if shot is not None:
             data, name = shot.getvalue(), "the camera photo"
@@ -134,6 +152,13 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
             data, name = live_frame, "the video frame"
     if data is not None:
         read_new_photo(db, game, rules, source, data, name)
+    if source == "example" and data is not None and st.session_state.reading is None:
+        # A fresh tab on a table stored since (another photo, typed): it is shown, not read over.
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.caption(
+            "The table below is the one stored for this game; the example photo was not read over it."
+        )
+        right.button("Read the example", on_click=on_source_chosen)
     if st.session_state.photo_error:
         st.error(st.session_state.photo_error + " — the table below is kept as it was.")
 
@@ -142,6 +167,14 @@ def on_source_chosen() -> None:
     st.session_state.photo_error = None
     st.session_state.photo_key = None
     st.session_state.photo_chosen = True
+    st.session_state.reading = None  # the last source's picture is not this one's
+    st.session_state.layout_error = None
+    st.session_state.selected_slot = None
+
+
+def awaiting_photo() -> bool:
+    """Camera or Upload was just chosen and has no photo read yet: the last verdict is not shown as its."""
+    return st.session_state.photo_chosen and st.session_state.source in ("camera", "upload")
 
 
 def live_video_ui(rules: Rules) -> bytes | None:
@@ -187,7 +220,8 @@ def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> Non
         return
     same = helpers.same_shape(sets, reading.layout)
     doubtful = helpers.doubts(reading, sets)
-    st.image(annotate(reading, verdicts if same else [], doubtful if same else []), width="stretch")
+    drawn = annotate(reading, verdicts if same else [], doubtful if same else [])
+    st.image(helpers.fit_for_screen(drawn), width="stretch")
     racks = sum(len(r) for r in reading.layout.racks)
     seen = f"{reading.tiles_seen} tiles seen" + (f" ({racks} on racks)" if racks else "")
     st.caption(seen + ("" if same else " · the layout was edited: boxes show the photo as read"))
@@ -215,9 +249,13 @@ def verdict_ui(
             sets_text = "1 set" if len(sets) == 1 else f"{len(sets)} sets"
             st.success(f"Table valid: {sets_text}, {sum(map(len, sets))} tiles, {table.value} points.")
         else:
-            bad = sum(1 for v in verdicts if v is not None and not v.valid)
+            count = slots.count_sets(sets, [None if v is None else v.valid for v in verdicts])
+            bad = count.invalid
+            single = (
+                f" ({count.single} single tile{'s' if count.single != 1 else ''})" if count.single else ""
+            )
             st.error(
-                f"Table not valid: {bad} of {len(sets)} sets break the rules."
+                f"Table not valid: {bad} of {len(sets)} sets break the rules{single}."
                 if bad and len(sets) > 1
                 else "Table not valid: the set breaks the rules."
                 if bad
@@ -257,10 +295,12 @@ def verdict_ui(
         )
         selected = st.session_state.selected_slot
         if selected is not None and selected[0] == index:
-            tile_fix_ui(db, game, sets, layout)  # right under the tapped tile, where a phone user looks
+            tile_fix_ui(
+                db, game, sets, layout, rules
+            )  # right under the tapped tile, where a phone user looks
 
 
-def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: str) -> None:
+def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: str, rules: Rules) -> None:
     selected = st.session_state.selected_slot
     if selected is None or selected[2] != layout:
         return
@@ -287,7 +327,7 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: s
                 format_func=lambda t: tile_markup(Tile.parse(t)),
                 key="fix_likely",
                 on_change=on_tile_fixed,
-                args=(db, game.id, "fix_likely"),
+                args=(db, game.id, "fix_likely", rules),
             )
         st.pills(
             "Any tile",
@@ -295,7 +335,7 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: s
             format_func=lambda t: ":material/delete: remove" if t == "remove" else tile_markup(Tile.parse(t)),
             key="fix_any",
             on_change=on_tile_fixed,
-            args=(db, game.id, "fix_any"),
+            args=(db, game.id, "fix_any", rules),
         )
 
 
@@ -327,7 +367,13 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slo
         with picture:
             picture_ui(sets, [None if v is None else v.valid for v in verdicts])
     with verdict_column:
-        verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
+        if awaiting_photo():
+            what = "Take a photo" if st.session_state.source == "camera" else "Upload a photo"
+            st.info(f"{what} of the table: its verdict shows here. Until then the last table is kept.")
+        elif st.session_state.layout_error:
+            st.info("The typed layout is not checked: fix the text below (the last good one is kept).")
+        else:
+            verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
     layout_editor_ui(db, game)
     return sets
 
@@ -360,12 +406,12 @@ def meld_check_ui(game: Game, sets: list[list[slots.Slot]], rules: Rules) -> Non
     except InputError as error:
         st.warning(str(error))
         return
-    enough = meld.value >= meld.threshold
+    # An invalid set never makes a meld enough (000_*.txt section 3: the meld is valid sets only).
     st.metric(
         "Meld value",
         f"{meld.value} / {meld.threshold}",
-        "enough" if enough else "not enough",
-        delta_color="normal" if enough else "inverse",
+        helpers.meld_delta(meld),
+        delta_color="normal" if meld.accepted else "inverse",
     )
     for line in helpers.meld_lines(meld):
         st.markdown(line)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from assistant.slots import UNREAD
+from assistant.slots import UNREAD, count_sets
 from vision.placed import Layout, PlacedTile, direction_vectors, reason_text
 
 if TYPE_CHECKING:
@@ -208,15 +208,13 @@ class LayoutAnnotator:
 
     @staticmethod
     def summary(layout: Layout) -> str:
-        """`5 sets: 4 valid, 1 invalid · 2 loose tiles · 1 rack · 1 doubtful tile`."""
-        sets = [v for s, v in zip(layout.table, layout.verdicts or [None] * len(layout.table), strict=False)
-                if len(s) > 1]
-        valid = sum(1 for v in sets if v is not None and v.valid)
-        plural = "s" if len(sets) != 1 else ""
-        parts = [f"{len(sets)} set{plural}: {valid} valid, {len(sets) - valid} invalid"]
-        loose = len(layout.loose)
-        if loose:
-            parts.append(f"{loose} loose tile{'s' if loose > 1 else ''}")
+        """`5 sets: 2 valid, 3 invalid (3 single tiles) · 1 rack · 1 doubtful tile`: sets counted as the
+        CLI and the app count them (`assistant.slots.count_sets`: a tile lying alone is a set of one)."""
+        verdicts = list(layout.verdicts or [None] * len(layout.table))
+        valid = [None if v is None else bool(v.valid) for v in verdicts]
+        # A loose tile is never a valid set, judged or not.
+        valid = [False if len(s) == 1 else v for s, v in zip(layout.table, valid, strict=False)]
+        parts = [count_sets(layout.table, valid).describe()]
         if layout.racks:
             parts.append(f"{len(layout.racks)} rack{'s' if len(layout.racks) > 1 else ''}")
         doubtful = sum(t.doubtful for t in layout.all_tiles())

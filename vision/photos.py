@@ -7,7 +7,9 @@ verdicts of the corrected text as long as the sets keep their shape.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
+import io
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,15 +21,21 @@ import numpy as np
 from assistant.errors import InputError
 from assistant.sets import check_set
 from assistant.slots import Slot, format_slots
-from assistant.tiles import Tile, tile_from_class_id
+from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.annotate import annotate
 from vision.frames import CorruptImageError, ImageError, decode_image
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
-    from vision.placed import Layout
+    from vision.placed import Layout, PlacedTile
 
 MAX_PHOTO_BYTES = 25 * 1024 * 1024
+MAX_DECODED_PIXELS = 16_000_000
+"""Bigger photos are decoded smaller (see `_decode_shrunk`); 16 MP keeps a 4000x3000 photo as it is."""
+MAX_SHRUNK_PIXELS = 200_000_000
+"""Beyond this even 1/8 size is large; no camera takes such photos."""
+REDUCE_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                8: cv2.IMREAD_REDUCED_COLOR_8}
 MIN_PHOTO_SIDE = 32
 BLANK_FRAME_STD = 2.0
 EXAMPLE_PHOTO = Path(__file__).resolve().parent / "examples" / "table.jpg"
@@ -52,9 +60,8 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
         )
     if not _looks_like_image(data):
         raise PhotoError(f"{name} is not a picture (JPEG, PNG or WebP expected)")
-    # One decoder for files and photos: it refuses oversized images from the header, before decoding.
     try:
-        frame = decode_image(data, name)
+        frame = _decode_shrunk(data, name)
     except CorruptImageError as error:
         raise PhotoError(f"{name} is damaged: it starts like a picture but cannot be decoded") from error
     except ImageError as error:
@@ -64,6 +71,50 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
         raise PhotoError(f"{name} is only {width}x{height} pixels: too small to see tiles")
     if float(frame.std()) < BLANK_FRAME_STD:
         raise PhotoError(f"{name} is a blank frame (one flat colour): is the camera covered or disconnected?")
+    return frame
+
+
+def _declared_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from the header, without decoding; None when Pillow cannot tell."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as header:
+            return header.size
+    except Image.DecompressionBombError:
+        return None  # far beyond any camera: `decode_image` refuses it with its own message
+    except Exception:  # an unknown or broken header: the decoder says what is wrong
+        return None
+
+
+def shrink_factor(width: int, height: int, max_pixels: int = MAX_DECODED_PIXELS) -> int:
+    """The smallest of 1, 2, 4, 8 that brings `width x height` down to `max_pixels` (8 if none does)."""
+    for factor in REDUCE_FLAGS:
+        if (width // factor) * (height // factor) <= max_pixels:
+            return factor
+    return max(REDUCE_FLAGS)
+
+
+def _decode_shrunk(data: bytes, name: str) -> np.ndarray:
+    """A photo over MAX_DECODED_PIXELS (a 48 MP phone photo) is decoded at 1/2, 1/4 or 1/8 size straight
+    from the JPEG's own scaled decoding (other formats: decoded, then resized), never refused for its size:
+    tiles stay far larger than the detector needs."""
+    declared = _declared_size(data)
+    if declared is None or declared[0] * declared[1] <= MAX_DECODED_PIXELS:
+        return decode_image(data, name)  # one decoder for files and photos
+    if declared[0] * declared[1] > MAX_SHRUNK_PIXELS:
+        raise ImageError(
+            f"{name} is {declared[0]}x{declared[1]} pixels: photos up to "
+            f"{MAX_SHRUNK_PIXELS // 10**6} megapixels are read; use the camera's normal size"
+        )
+    factor = shrink_factor(*declared)
+    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), REDUCE_FLAGS[factor])
+    if frame is None:
+        raise CorruptImageError(f"{name} cannot be decoded")
+    height, width = frame.shape[:2]
+    if width * height > MAX_DECODED_PIXELS:  # formats without scaled decoding come back full size
+        scale = (MAX_DECODED_PIXELS / (width * height)) ** 0.5
+        frame = cv2.resize(frame, (int(width * scale), int(height * scale)), interpolation=cv2.INTER_AREA)
     return frame
 
 
@@ -111,13 +162,31 @@ class Doubt:
         return f"{where} {read}{maybe}"
 
 
+@dataclass(frozen=True)
+class RackReading:
+    """One rack as read: its tiles (None: not read) and, per tile, other readings to offer first."""
+
+    tiles: tuple[Slot, ...]
+    likely: tuple[tuple[Tile, ...], ...]
+
+    @property
+    def text(self) -> str:
+        return format_slots([self.tiles]) if self.tiles else ""
+
+
 @dataclass
 class PhotoReading:
-    """One photo as the app shows it: the frame, the grouped layout, and each detection's alternatives."""
+    """One photo as the app shows it: the frame, the grouped layout, and each detection's alternatives.
+
+    `detections` (when kept) lets a fixed tile be grouped again with its neighbours (`with_fixed_tile`);
+    `fixed` holds the readings fixed so far, by detection index.
+    """
 
     frame: np.ndarray
     layout: Layout
     alternatives: dict[int, tuple[Tile, ...]] = field(default_factory=dict)
+    detections: Any = None
+    fixed: dict[int, Tile] = field(default_factory=dict)
 
     @property
     def table_text(self) -> str:
@@ -131,14 +200,60 @@ class PhotoReading:
     def tiles_seen(self) -> int:
         return len(self.layout.all_tiles())
 
+    def likely(self, placed: PlacedTile) -> list[Tile]:
+        """Readings to offer first for a tile: the correction's suggestion, then the classifier's
+        runners-up; never the tile's reading itself (that is what is being fixed)."""
+        offered: list[Tile] = []
+        for tile in (placed.suggestion, *self.alternatives.get(placed.index, ())):
+            if tile is not None and tile != placed.tile and tile not in offered:
+                offered.append(tile)
+        return offered
+
     def doubted(self) -> list[Doubt]:
-        """Every table tile the reader doubted or could not read, as read."""
+        """Every table tile the reader doubted or could not read, as read, with the likeliest other reading
+        (the classifier's runner-up where the correction proposed nothing)."""
+        doubts = []
+        for set_index, tiles in enumerate(self.layout.table):
+            for position, placed in enumerate(tiles):
+                if placed.doubtful or placed.tile is None:
+                    likely = self.likely(placed)
+                    suggestion = likely[0] if likely else None
+                    doubts.append(Doubt(set_index, position, placed.tile, suggestion, placed.note))
+        return doubts
+
+    def racks(self) -> list[RackReading]:
+        """Each rack in the photo, in the reader's order; a photo where no rack was found (a close-up of one
+        rack, its tiles lying flat) is one rack of every tile in it."""
+        racks = [list(rack) for rack in self.layout.racks]
+        if not racks:
+            flat = [placed for tiles in self.layout.table for placed in tiles]
+            racks = [flat] if flat else []
         return [
-            Doubt(set_index, position, placed.tile, placed.suggestion, placed.note)
-            for set_index, tiles in enumerate(self.layout.table)
-            for position, placed in enumerate(tiles)
-            if placed.doubtful or placed.tile is None
+            RackReading(tuple(p.tile for p in rack), tuple(tuple(self.likely(p)) for p in rack))
+            for rack in racks
         ]
+
+    def with_fixed_tile(self, set_index: int, position: int, tile: Tile, rules: Rules) -> PhotoReading | None:
+        """The photo grouped again with one table tile's reading fixed, so a set the misreading split joins
+        up again (the grouping asks the rules where a gap is too close to call); None when the detections
+        were not kept."""
+        if self.detections is None:
+            return None
+        placed = self.layout.table[set_index][position]
+        fixed = {**self.fixed, placed.index: tile}
+        detections = copy.deepcopy(self.detections)
+        for index, fixed_tile in fixed.items():
+            detections.class_id[index] = class_id(fixed_tile)
+            detections.class_confidence[index] = 1.0
+            topk = np.asarray(detections.topk_class_ids)
+            if topk.ndim == 2 and topk.shape[1]:
+                detections.topk_class_ids[index, 0] = class_id(fixed_tile)
+                detections.topk_scores[index, 0] = 1.0
+        from vision.layout import rebuild
+
+        height, width = self.frame.shape[:2]
+        layout = rebuild(detections, rules, image_size=(width, height), frame=self.frame)
+        return PhotoReading(self.frame, layout, self.alternatives, detections, fixed)
 
 
 def read_photo(frame: np.ndarray, reader: Any, rules: Rules) -> PhotoReading:
@@ -153,7 +268,7 @@ def read_photo(frame: np.ndarray, reader: Any, rules: Rules) -> PhotoReading:
     for index in range(len(detections)):
         if topk.ndim == 2 and topk.shape[1]:
             alternatives[index] = tuple(tile_from_class_id(int(c)) for c in topk[index] if int(c) >= 0)
-    return PhotoReading(frame=frame, layout=layout, alternatives=alternatives)
+    return PhotoReading(frame=frame, layout=layout, alternatives=alternatives, detections=detections)
 
 
 class LatestFrame:

@@ -217,6 +217,35 @@ class Storage:
                 photo=photo,
             )
 
+    def rename_player(self, game_id: int, seat: int, name: str) -> None:
+        """Give the player in `seat` a new name; their rounds and turns follow (they are kept by seat).
+
+        Raises:
+            StorageError: a blank name, one another player has (case aside: `Ann` and `ann` are one
+                player to the table), an unknown seat, or the write failed.
+        """
+        name = name.strip()
+        if not name:
+            raise StorageError("every player needs a name")
+
+        def write(conn: Connection) -> None:
+            self._check_seat(conn, game_id, seat)
+            taken = conn.execute(
+                text(
+                    "SELECT name FROM players WHERE game_id = :id AND seat != :seat "
+                    "AND lower(name) = lower(:name)"
+                ),
+                {"id": game_id, "seat": seat, "name": name},
+            ).first()
+            if taken is not None:
+                raise StorageError(f"{taken.name!r} already plays in this game: names must differ")
+            conn.execute(
+                text("UPDATE players SET name = :name WHERE game_id = :id AND seat = :seat"),
+                {"id": game_id, "seat": seat, "name": name},
+            )
+
+        self.db.run(write)
+
     def set_agreed_layout(self, game_id: int, layout: str) -> None:
         """Accept a layout as the last agreed table (e.g. at the start of a round)."""
         self._update_game(game_id, "UPDATE games SET agreed_layout = :layout WHERE id = :id", layout=layout)
@@ -454,6 +483,35 @@ class Storage:
             conn.execute(text("UPDATE players SET opened = 0 WHERE game_id = :id"), {"id": game_id})
 
         self.db.run(write)
+
+    def undo_round(self, game_id: int, number: int) -> RoundRecord:
+        """Remove round `number`, which must be the last one recorded, and return it as it was stored
+        (the caller offers its racks again). Only an explicit, confirmed undo calls this.
+
+        Raises:
+            StorageError: `number` is not the last round (another tab recorded or undid one since).
+        """
+        stored = self.rounds(game_id)
+        if not stored or stored[-1].number != number:
+            raise StorageError(
+                f"round {number} is not the last round any more (changed in another tab?): nothing undone"
+            )
+
+        def write(conn: Connection) -> None:
+            row = conn.execute(
+                text(
+                    "SELECT id FROM rounds WHERE game_id = :id AND number = :number "
+                    "AND number = (SELECT MAX(number) FROM rounds WHERE game_id = :id)"
+                ),
+                {"id": game_id, "number": number},
+            ).first()
+            if row is None:
+                raise StorageError(f"round {number} was changed in another tab: nothing undone")
+            conn.execute(text("DELETE FROM scores WHERE round_id = :rid"), {"rid": row.id})
+            conn.execute(text("DELETE FROM rounds WHERE id = :rid"), {"rid": row.id})
+
+        self.db.run(write)
+        return stored[-1]
 
     def rounds(self, game_id: int) -> list[RoundRecord]:
         def read(conn: Connection) -> tuple[list, list]:  # type: ignore[type-arg]

@@ -113,3 +113,25 @@ def require_chromium() -> Path:
             f"{CHROMIUM} is missing: the browser test needs Debian's Chromium (`apt-get install -y chromium`)"
         )
     return CHROMIUM
+
+
+def rack_photos(folder: Path, count: int = 2, seed: int = 2027, long_side: int = 1024) -> list[Path]:
+    """Rendered photos of one rack each (`datasets.render`, kind "rack") as JPEG files, never real photos."""
+    from datasets.render import render_indexed
+
+    paths = []
+    for index in range(count):
+        image, _, _ = render_indexed(seed=seed, index=index, long_side=long_side, kind="rack")
+        path = folder / f"rack-{index + 1}.jpg"
+        cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        paths.append(path)
+    return paths
+
+
+def page_overflow(page: object) -> int:
+    """How many pixels the page is wider than the window (0: nothing runs off to the side)."""
+    return int(
+        page.evaluate(  # type: ignore[attr-defined]
+            "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) - window.innerWidth"
+        )
+    )

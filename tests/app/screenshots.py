@@ -15,7 +15,15 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, scene_image, streamlit_server, write_y4m
+from app_browser import (
+    CHROMIUM_ARGS,
+    ROOT,
+    rack_photos,
+    require_chromium,
+    scene_image,
+    streamlit_server,
+    write_y4m,
+)
 from PIL import Image
 from playwright.sync_api import Page, expect, sync_playwright
 
@@ -93,18 +101,23 @@ def main(argv: list[str] | None = None) -> int:
                 args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
             )
             for width_name, (width, height) in WIDTHS.items():
-                with streamlit_server(example_db) as url:
+                with streamlit_server(example_db.with_name(f"example-{width_name}.sqlite3")) as url:
                     page = browser.new_page(viewport={"width": width, "height": height})
                     page.goto(url)
                     expect(page.get_by_text("Table 1 · standard")).to_be_visible(timeout=60_000)
+                    # The tile reader loads on the first photo: wait for its reading, not the bare header.
+                    expect(page.get_by_text(re.compile(r"\d+ tiles seen"))).to_be_visible(timeout=90_000)
                     shoot(page, args.out / f"table-example-{width_name}.png")
                     tiles = page.locator("[data-testid=stButtonGroup] button")
                     if tiles.count():  # none when the tile reader is not shipped
                         tiles.first.click()
                         shoot(page, args.out / f"table-fix-{width_name}.png")
                     page.get_by_text("Camera", exact=True).click()
-                    page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE)).click()
-                    page.wait_for_timeout(4000)
+                    take = page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE))
+                    expect(take).to_be_enabled(timeout=30_000)
+                    page.wait_for_timeout(1500)  # the fake camera's first frames
+                    take.click()
+                    expect(page.get_by_text(re.compile(r"\d+ tiles seen"))).to_be_visible(timeout=90_000)
                     shoot(page, args.out / f"table-camera-{width_name}.png")
                     # The live stream (streamlit-webrtc) with the verdict drawn on each frame.
                     page.get_by_text("Live video", exact=True).click()
@@ -118,9 +131,25 @@ def main(argv: list[str] | None = None) -> int:
                     page.goto(f"{url}/?game={friday}")
                     expect(page.get_by_text("Friday table · standard")).to_be_visible(timeout=60_000)
                     shoot(page, args.out / f"table-typed-{width_name}.png")
-                    for screen in ("Turn", "Round", "Game"):
+                    for screen in ("Turn", "Round", "Game", "Tournament"):
                         page.get_by_role("radiogroup", name="Screen").get_by_text(screen, exact=True).click()
                         shoot(page, args.out / f"{screen.lower()}-{width_name}.png")
+                    # The Game screen's address and QR code for a phone.
+                    page.get_by_role("radiogroup", name="Screen").get_by_text("Game", exact=True).click()
+                    page.get_by_text("Open on a phone", exact=True).click()
+                    shoot(page, args.out / f"game-phone-qr-{width_name}.png")
+                    # Round 4 read from photos of the three racks (rendered rack scenes), one tile tapped.
+                    page.get_by_role("radiogroup", name="Screen").get_by_text("Round", exact=True).click()
+                    expect(page.get_by_text("Round 4: racks at the end")).to_be_visible(timeout=30_000)
+                    page.locator("[data-testid=stFileUploader] input[type=file]").set_input_files(
+                        [str(p) for p in rack_photos(work, count=3)]
+                    )
+                    expect(page.get_by_label("Ann's rack (blank if they went out)")).not_to_have_value(
+                        "", timeout=120_000
+                    )
+                    rows = page.locator("[data-testid=stButtonGroup]").filter(has_text=re.compile("^Ann: "))
+                    rows.first.locator("button").first.click()
+                    shoot(page, args.out / f"round-racks-{width_name}.png")
                     page.close()
                     # A tournament turn under way: the 60-second timer.
                     Storage(seeded_db).start_turn(cup, 0, "k1 k2 k3", "")

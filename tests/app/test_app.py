@@ -283,21 +283,23 @@ def test_round_scoring_and_ledger(app: NewTab) -> None:
     at = app()
     at.radio(key="screen").set_value("Round").run()
     assert at.subheader[0].value == "Round 1: racks at the end"
-    at.text_input(key="rack_0").input("")
-    at.text_input(key="rack_1").input("r5 k3 J").run()
+    at.text_input(key="rack_1_1").input("r5 k3 J").run()
     assert texts(at, "caption")[-1] == "Player 1 went out."
     [confirm] = [b for b in at.button if b.label == "Confirm round 1"]
     confirm.click().run()
     assert not at.exception
+    assert texts(at, "success") == [
+        "Round 1 recorded: Player 1 went out. Scores: Player 1 +38; Player 2 -38."
+    ]  # confirming says so
     assert at.subheader[0].value == "Round 2: racks at the end"
     standings = table_with(at, "games won")
     assert list(standings["player"]) == ["Player 1", "Player 2"]
     assert list(standings["total"]) == [38, -38]
     assert list(standings["games won"]) == [1, 0]
     # A blocked round: nobody went out, the lowest rack wins.
-    at.text_input(key="rack_0").input("k13 b13")
-    at.text_input(key="rack_1").input("o2").run()
-    assert texts(at, "caption")[-1] == "Blocked round: nobody went out, the lowest rack wins."
+    at.text_input(key="rack_2_0").input("k13 b13")
+    at.text_input(key="rack_2_1").input("o2").run()
+    assert "Blocked round: nobody went out, the lowest rack wins." in texts(at, "caption")
     [confirm] = [b for b in at.button if b.label == "Confirm round 2"]
     confirm.click().run()
     standings = table_with(at, "games won")
@@ -318,7 +320,7 @@ def test_a_stale_tab_cannot_confirm_the_same_round_twice(app: NewTab) -> None:
     first, second = app(), app()
     for at in (first, second):
         at.radio(key="screen").set_value("Round").run()
-        at.text_input(key="rack_1").input("r5").run()
+        at.text_input(key="rack_1_1").input("r5").run()
     [b for b in first.button if b.label == "Confirm round 1"][0].click().run()
     [b for b in second.button if b.label == "Confirm round 1"][0].click().run()
     assert any("round 1 is already recorded" in e for e in texts(second, "error"))
@@ -328,7 +330,7 @@ def test_a_stale_tab_cannot_confirm_the_same_round_twice(app: NewTab) -> None:
 def test_a_bad_rack_names_the_token(app: NewTab) -> None:
     at = app()
     at.radio(key="screen").set_value("Round").run()
-    at.text_input(key="rack_1").input("r5 z9").run()
+    at.text_input(key="rack_1_1").input("r5 z9").run()
     assert any("z9" in e for e in texts(at, "error"))
     assert not [b for b in at.button if b.label.startswith("Confirm")]
 
@@ -381,20 +383,19 @@ def test_tournament_round_charges_a_failed_opening(app: NewTab) -> None:
     at.text_input(key="new_players").input("Ann, Ben")
     [b for b in at.button if b.label == "Create game"][0].click().run()
     at.radio(key="screen").set_value("Round").run()
-    at.text_input(key="rack_1").input("r5").run()
+    at.text_input(key="rack_1_1").input("r5").run()
     at.radio(key="failed_opening_1").set_value(at.radio(key="failed_opening_1").options[1]).run()
     preview = at.dataframe[0].value
     assert dict(zip(preview["player"], preview["score"], strict=True)) == {"Ann": 105, "Ben": -105}
 
 
-def test_the_database_file_is_a_setting(app: NewTab, tmp_path: Any) -> None:
+def test_the_page_has_no_database_field(app: NewTab) -> None:
+    """The database is the server's setting (RUMMI_DB, `-- --db PATH`, the secret `db`), not the page's."""
     at = app()
-    other = tmp_path / "elsewhere" / "club.sqlite3"
     at.radio(key="screen").set_value("Game").run()
-    at.text_input(key="db_path").input(str(other)).run()
     assert not at.exception
-    assert Storage(other).list_games() != []
-    assert Storage(default_db_path()).load_game(stored_game().id).table_layout != ""  # the first file is kept
+    assert not [t for t in at.text_input if "atabase" in t.label]
+    assert "db_path" not in at.session_state
 
 
 def test_a_locked_database_is_a_message_not_a_traceback(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -429,11 +430,11 @@ def test_a_scanned_rack_fills_in_the_rack(app: NewTab, reader: FakeReader) -> No
     at = app()
     at.radio(key="screen").set_value("Round").run()
     reader.detections = scene_detections([["r5 k3 J"]])
-    at.selectbox(key="scan_seat").set_value(1)
-    at.file_uploader(key="rack_photo").set_value(("rack.jpg", photo_bytes(seed=9), "image/jpeg"))
+    at.selectbox(key="rack_first_1").set_value(1)
+    at.file_uploader(key="rack_photos_1").set_value([("rack.jpg", photo_bytes(seed=9), "image/jpeg")])
     at.run()
     assert not at.exception
-    assert at.text_input(key="rack_1").value == "r5 k3 J"
+    assert at.text_input(key="rack_1_1").value == "r5 k3 J"
     assert texts(at, "caption")[-1] == "Player 1 went out."
     preview = at.dataframe[0].value
     assert dict(zip(preview["player"], preview["rack value"], strict=True)) == {"Player 1": 0, "Player 2": 38}
@@ -447,9 +448,9 @@ def test_a_short_match_ends_after_three_rounds(app: NewTab) -> None:
     [b for b in at.button if b.label == "Create game"][0].click().run()
     at.radio(key="screen").set_value("Round").run()
     for number, rack in enumerate(["r5", "k9", "o1"], start=1):
-        at.text_input(key="rack_1").input(rack).run()
+        at.text_input(key=f"rack_{number}_1").input(rack).run()
         [b for b in at.button if b.label == f"Confirm round {number}"][0].click().run()
-    assert texts(at, "success") == ["Match over after 3 rounds: Ann won."]
+    assert texts(at, "success")[-1] == "Match over after 3 rounds: Ann won."
     assert not [b for b in at.button if b.label.startswith("Confirm")]
 
 
@@ -464,7 +465,7 @@ def test_partnership_needs_four_players(app: NewTab) -> None:
     [b for b in at.button if b.label == "Create game"][0].click().run()
     at.radio(key="screen").set_value("Round").run()
     for seat, rack in ((1, "r5"), (2, "k1"), (3, "o2")):
-        at.text_input(key=f"rack_{seat}").input(rack)
+        at.text_input(key=f"rack_1_{seat}").input(rack)
     at.run()
     [b for b in at.button if b.label == "Confirm round 1"][0].click().run()
     assert not at.exception

@@ -38,3 +38,12 @@ def test_replace_and_remove_a_tile() -> None:
     assert slots.replace_slot("r1 r2 r3 | k1", 1, 0, None) == "r1 r2 r3"
     with pytest.raises(InputError, match="no tile 4 in set 1"):
         slots.replace_slot("r1 r2 r3", 0, 3, None)
+
+
+def test_count_sets_counts_a_loose_tile_as_a_set_of_one() -> None:
+    from assistant.slots import count_sets
+
+    count = count_sets([[1, 2, 3], [4, 5, 6], [7], [8], [9, None]], [True, True, False, False, None])
+    assert (count.sets, count.valid, count.invalid, count.unjudged, count.single) == (5, 2, 2, 1, 2)
+    assert count.describe() == "5 sets: 2 valid, 2 invalid, 1 not judged (2 single tiles)"
+    assert count_sets([[1, 2, 3]], [True]).describe() == "1 set: 1 valid, 0 invalid"

@@ -216,3 +216,31 @@ def test_an_in_memory_database_keeps_its_games_while_open() -> None:
     store = Storage("sqlite://")
     game_id = store.create_game("Quick", "standard", ["Ann", "Bob"])
     assert store.load_game(game_id).name == "Quick" and store.path is None
+
+
+def test_a_renamed_player_keeps_their_rounds(store: Storage, game_id: int) -> None:
+    _record(store, game_id, 1, {0: 10, 1: -5, 2: -5})
+    store.rename_player(game_id, 1, " Bea ")
+    assert [p.name for p in store.load_game(game_id).players] == ["Ann", "Bea", "Cid"]
+    assert [s.name for s in store.rounds(game_id)[0].scores] == ["Ann", "Bea", "Cid"]
+
+
+@pytest.mark.parametrize("name, message", [("ann", "already plays"), ("  ", "needs a name")])
+def test_a_rename_to_a_taken_or_blank_name_is_refused(
+    store: Storage, game_id: int, name: str, message: str
+) -> None:
+    with pytest.raises(StorageError, match=message):
+        store.rename_player(game_id, 1, name)
+    assert store.load_game(game_id).player(1).name == "Bob"
+
+
+def test_undo_removes_only_the_last_round_and_returns_it(store: Storage, game_id: int) -> None:
+    _record(store, game_id, 1, {0: 10, 1: -5, 2: -5})
+    _record(store, game_id, 2, {0: -4, 1: 8, 2: -4})
+    with pytest.raises(StorageError, match="not the last round"):
+        store.undo_round(game_id, 1)
+    undone = store.undo_round(game_id, 2)
+    assert undone.number == 2 and [s.score for s in undone.scores] == [-4, 8, -4]
+    assert [r.number for r in store.rounds(game_id)] == [1]
+    _record(store, game_id, 2, {0: -4, 1: 8, 2: -4})  # recorded again as round 2
+    assert [r.number for r in store.rounds(game_id)] == [1, 2]
