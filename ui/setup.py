@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from assistant.storage import Game
-from ui.common import tile_reader
+from ui.common import database_setting, tile_reader
 from vision.profile import Profile, ProfileError
 from vision.profile_store import load_game_profile, store_game_profile
 
@@ -106,7 +106,7 @@ def learned_ui(profile: Profile, empty: np.ndarray | None, tiles: np.ndarray | N
 def show(db: Any, game: Game) -> None:
     from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
 
-    db_path = st.session_state.db_path
+    db_path = database_setting().target
     st.markdown("##### Set up your table and tiles")
     current = use_game_profile(db_path, game)
     if current is not None:
