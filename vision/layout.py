@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.tiles import tile_from_class_id
-from vision.correction import correct
+from vision.correction import SetChecks, correct
 from vision.detections import UNKNOWN_CLASS
 from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
@@ -637,26 +637,31 @@ def _placed_tiles(detections: Detections, centers: np.ndarray, angles: np.ndarra
     return placed
 
 
-def set_judge(detections: Detections, rules: Rules | None, orientation_known: bool | None = None) -> SetJudge:
+def set_judge(detections: Detections, rules: Rules | None, orientation_known: bool | None = None,
+              checks: SetChecks | None = None) -> SetJudge:
     """A judge for `group`: the best readings of these detections, in order, form a valid set.
 
-    Without known orientations a row may be read either way, so either direction counts.
+    Without known orientations a row may be read either way, so either direction counts. `checks` keeps
+    the verdicts for the correction of the same frame.
     """
-    from assistant.rules import STANDARD
-    from assistant.sets import check_set
-
-    rules = rules or STANDARD
+    if checks is None or (rules is not None and checks.rules != rules):
+        checks = SetChecks(rules)
     class_ids = np.asarray(detections.class_id)
     either_way = orientation_known is False or (
         orientation_known is None and not np.any(np.asarray(detections.angle) != 0))
+    tiles_of = [None if cid == UNKNOWN_CLASS else tile_from_class_id(int(cid)) for cid in class_ids]
 
     def judge(indices: list[int]) -> bool:
-        if any(class_ids[i] == UNKNOWN_CLASS for i in indices):
+        tiles = [tiles_of[i] for i in indices]
+        if any(tile is None for tile in tiles):
             return False
-        tiles = [tile_from_class_id(int(class_ids[i])) for i in indices]
-        if check_set(tiles, rules).valid:
+        verdict = checks(tiles)
+        if verdict is not None and verdict.valid:
             return True
-        return either_way and check_set(tiles[::-1], rules).valid
+        if not either_way:
+            return False
+        backward = checks(tiles[::-1])
+        return backward is not None and backward.valid
 
     return judge
 
@@ -684,6 +689,7 @@ def rebuild(
     """
 
     detections, _ = settle_half_turns(detections)
+    checks = SetChecks(rules)
     layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
-                   judge=set_judge(detections, rules, orientation_known), frame=frame)
-    return correct(layout, detections, rules, doubt_below=doubt_below)
+                   judge=set_judge(detections, rules, orientation_known, checks), frame=frame)
+    return correct(layout, detections, rules, doubt_below=doubt_below, checks=checks)
