@@ -9,12 +9,11 @@ in a two-copy game means one was misread; 000_*.txt section 1: 106 tiles, two of
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from assistant.tiles import Tile, tile_from_class_id
 from vision.placed import Layout, PlacedTile, Suggestion
@@ -94,25 +93,21 @@ def _best_fix(
     for pos, placed in enumerate(tiles):
         top = max(_top_score(detections, placed.index, placed.confidence), 1e-6)
         options.append([(pos, tile, score / top) for tile, score in runner_ups(detections, placed.index)])
-    best: tuple[float, list[tuple[int, Tile]]] | None = None
     for changes in range(1, max_changes + 1):
         # One change may touch any tile; several only touch tiles already doubtful.
         pool = range(len(tiles)) if changes == 1 else [p for p, t in enumerate(tiles) if t.doubtful]
-        for positions in itertools.combinations(pool, changes):
-            if any(not options[p] for p in positions):
-                continue
-            for combo in itertools.product(*(options[p] for p in positions)):
-                likelihood = float(np.prod([c[2] for c in combo]))
-                if best is not None and likelihood <= best[0]:
-                    continue
-                readings = [t.tile for t in tiles]
-                for pos, tile, _ in combo:
-                    readings[pos] = tile
-                verdict = checks(readings)
-                if verdict is not None and verdict.valid:
-                    best = (likelihood, [(pos, tile) for pos, tile, _ in combo])
-        if best is not None:
-            return best[1]
+        combos = [combo for positions in itertools.combinations(pool, changes)
+                  if all(options[p] for p in positions)
+                  for combo in itertools.product(*(options[p] for p in positions))]
+        # Likeliest first (ties in the order tried): the first change that makes the set valid is the best.
+        likelihoods = [math.prod(c[2] for c in combo) for combo in combos]
+        for k in sorted(range(len(combos)), key=lambda k: -likelihoods[k]):
+            readings = [t.tile for t in tiles]
+            for pos, tile, _ in combos[k]:
+                readings[pos] = tile
+            verdict = checks(readings)
+            if verdict is not None and verdict.valid:
+                return [(pos, tile) for pos, tile, _ in combos[k]]
     return None
 
 

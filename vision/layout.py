@@ -63,6 +63,13 @@ def _wrap180(angle: np.ndarray | float) -> np.ndarray:
     return (np.asarray(angle, dtype=np.float64) + 180.0) % 360.0 - 180.0
 
 
+def _median(values: np.ndarray | list[float]) -> float:
+    """`np.median` of a few finite values, without numpy's overhead per call (the layout asks per chain)."""
+    ordered = sorted(float(v) for v in values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
 def circular_mean(angles_deg: np.ndarray, period: float = 360.0) -> float:
     """Mean direction of angles with the given period (360 for directions, 180 for axes)."""
     radians = np.asarray(angles_deg, dtype=np.float64) * (2 * math.pi / period)
@@ -237,7 +244,10 @@ def _chains(
     nexts = {first: (second, step) for first, (_, second, step) in best_next.items()
              if best_prev.get(second, (0.0, -1))[1] == first}
     has_prev = {second for second, _ in nexts.values()}
-    typical = float(np.median([step for _, step in nexts.values()])) if nexts else 1.0
+    typical = _median([step for _, step in nexts.values()]) if nexts else 1.0
+    link_first = np.fromiter(nexts, dtype=np.int64, count=len(nexts))
+    link_step = np.array([step for _, step in nexts.values()], dtype=np.float64)
+    link_angle = angles[link_first]
     chains: list[list[int]] = []
     visited: set[int] = set()
     # Chains start at tiles with no predecessor; whatever is left lies on a loop (overlapping tiles) and
@@ -256,13 +266,13 @@ def _chains(
         col = 0 if axis == "row" else 1
         # A tile partly hidden (or cut by the image border) shows a smaller box, whose centre is off by up
         # to half of what is missing: measure its steps against the chain's whole tiles, less that half.
-        full = float(np.median(sizes[path, col]))
+        full = _median(sizes[path, col])
         for k in range(len(steps)):
             a, b = path[k], path[k + 1]
             if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
-        reference = _typical_step(path, nexts, angles, typical)
+        reference = _typical_step(path, link_first, link_step, link_angle - angles[path[0]], typical)
         excess, explained = _gap_excess(steps, reference, params.gap_fraction)
         for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
             # Two tiles side by side are a started set only when laid square to each other; two loose
@@ -335,19 +345,16 @@ def _link_candidates(
             for p, q in np.argwhere(ok)]
 
 
-def _typical_step(path: list[int], nexts: dict[int, tuple[int, float]], angles: np.ndarray,
+def _typical_step(path: list[int], link_first: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray,
                   overall: float) -> float:
     """The usual step between touching tiles turned like this chain's, from the other chains' links.
 
     Sets turned another way (laid from another side) have their own bias in the estimated tile size, so
     they are compared among themselves; with fewer than three such links the whole table's usual step is
-    used.
+    used. The links are given by their first tile, step and angle less the chain's first tile's angle.
     """
-    own = set(path)
-    ref = angles[path[0]]
-    similar = [step for first, (_, step) in nexts.items()
-               if first not in own and abs(float(_wrap180((angles[first] - ref) * 2)) / 2) < 20.0]
-    return float(np.median(similar)) if len(similar) >= 3 else overall
+    similar = link_step[~np.isin(link_first, path) & (np.abs(_wrap180(link_turn * 2)) / 2 < 20.0)]
+    return _median(similar) if len(similar) >= 3 else overall
 
 
 def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tuple[list[float], set[int]]:
