@@ -1,9 +1,10 @@
 """Rummikub table assistant: check the table from a photo, judge a disputed turn, score rounds.
 
 Run with `streamlit run app.py`. This file is the entry: the page set-up, the database and the game this tab
-shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`). The rules
-are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in SQLite (`assistant.storage`),
-read again on every run so several tabs on one game see the same state.
+shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`,
+`tournament`). The rules are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in
+SQLite or PostgreSQL (`assistant.storage`), read again on every run so several tabs on one game see the same
+state.
 
 The screens are picked with a radio rather than `st.navigation`: a page switch clears the query parameters,
 and `?game=` is how each tab keeps its game.
@@ -18,6 +19,7 @@ from assistant.storage import Game, StorageError
 from ui import game as game_screen
 from ui import round as round_screen
 from ui import table as table_screen
+from ui import tournament as tournament_screen
 from ui import turn as turn_screen
 from ui.common import SCREENS, current_game, init_session, open_storage, rules_of
 
@@ -25,6 +27,7 @@ st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layo
 # Less empty space above the title, which matters most on a phone.
 st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
 init_session()
+tournament_screen.follow_link()
 
 
 def header_ui(game: Game, rules: Rules) -> str:
@@ -48,6 +51,8 @@ try:
         turn_screen.show(storage, game, rules)
     elif screen == "Round":
         round_screen.show(storage, game, rules)
+    elif screen == "Tournament":
+        tournament_screen.show(storage)
     else:
         game_screen.show(storage, game)
 except StorageError as error:  # e.g. the file locked by another program: nothing confirmed is lost

@@ -44,10 +44,17 @@ def _read_plugin() -> ModuleType:
     return read
 
 
+def _tournament_plugin() -> ModuleType:
+    from assistant import tournament_cli
+
+    return tournament_cli
+
+
 # Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
 PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
     "solve": (_solve_plugin, "the best play for a table and a rack"),
     "read": (_read_plugin, "read the tiles in photos of a table"),
+    "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
 }
 
 

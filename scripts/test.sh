@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything on a fresh machine and runs the whole test suite, the browser test included.
+# The storage tests run on SQLite and on a throwaway PostgreSQL server started here (Debian's postgresql,
+# installed when missing): its own data folder, a Unix socket in a temporary folder, no network listener;
+# stopped and removed on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,5 +12,11 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+bash scripts/pg_cluster.sh install
+PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rummi-pg.XXXXXX")
+trap 'bash scripts/pg_cluster.sh stop "$PG_DIR"' EXIT
+RUMMI_TEST_PG_URL=$(bash scripts/pg_cluster.sh start "$PG_DIR")
+export RUMMI_TEST_PG_URL
+export RUMMI_REQUIRE_PG=1  # the PostgreSQL tests fail rather than skip if the server is not there
 .venv/bin/python -m ruff check .
 .venv/bin/python -m pytest -q "$@"

@@ -11,10 +11,10 @@ import streamlit as st
 from assistant.errors import InputError
 from assistant.rules import Rules, find_preset
 from assistant.slots import Slot
-from assistant.storage import Game, Storage, default_db_path
+from assistant.storage import Game, Storage, default_db_url
 from vision import photos
 
-SCREENS = ("Table", "Turn", "Round", "Game")
+SCREENS = ("Table", "Turn", "Round", "Game", "Tournament")
 SOURCES = {
     "example": "Example photo",
     "camera": "Camera",
@@ -43,8 +43,9 @@ SESSION_DEFAULTS: dict[str, Any] = {
 
 
 def init_session() -> None:
-    # Read on every run, not once per process: RUMMI_DB may differ between runs of one server.
-    st.session_state.setdefault("db_path", str(default_db_path()))
+    # Read on every run, not once per process: RUMMI_DB may differ between runs of one server. It is a file
+    # or a database URL (a tournament hall's PostgreSQL).
+    st.session_state.setdefault("db_path", default_db_url())
     for key, value in SESSION_DEFAULTS.items():
         st.session_state.setdefault(key, value)
 

@@ -12,10 +12,14 @@ import numpy as np
 from assistant.tiles import CLASS_INDEX
 from vision.detections import UNKNOWN_CLASS, Detections
 
-SIDE_BY_SIDE_WITHIN = 1.25
-"""Neighbours in a row: centres at most this many tile widths apart (rows lie a tile height apart or more)."""
-HALF_TURN_FROM = 135.0
-"""A tile whose up differs from its row's by more than this many degrees was read half turned."""
+SIDE_BY_SIDE_WITHIN = 1.15
+"""Neighbours in a row: centres at most this many tile widths apart (the tiles of a set touch)."""
+SAME_SIZE_WITHIN = 1.25
+"""Tiles of one row are of one size: their widths differ by at most this factor."""
+SWAP_SIX_NINE_BELOW = 0.9
+"""A 6 or 9 the classifier read at least this surely (editions mark them) keeps its reading."""
+ROW_AGREES_WITHIN = 20.0
+"""Tiles of one row face alike within this many degrees; a tile turned half round from them by this much."""
 MIN_AGREEING_NEIGHBOURS = 2
 
 SIX_NINE_SWAP: dict[int, int] = {}
@@ -30,30 +34,57 @@ def _angle_gap(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return diff
 
 
+def tile_heights(xyxy: np.ndarray, angles: np.ndarray, aspect: float = 0.75) -> np.ndarray:
+    """Each tile's own height from its axis-aligned box and up angle (width = `aspect` x height)."""
+    theta = np.deg2rad(angles)
+    c, s = np.abs(np.cos(theta)), np.abs(np.sin(theta))
+    box_w, box_h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    return (box_w + box_h) / ((1 + aspect) * (c + s))
+
+
+def _in_row(
+    offsets: np.ndarray, right: np.ndarray, up: np.ndarray, width: float, within: float
+) -> np.ndarray:
+    """Offsets (from a tile) that lie along its row, at most `within` widths away, a third of one off it."""
+    return (np.abs(offsets @ right) <= within * width) & (np.abs(offsets @ up) < width / 3)
+
+
 def half_turned(detections: Detections) -> np.ndarray:
-    """(n,) bool: tiles turned half round from at least two side-by-side neighbours that agree with each
-    other (and no neighbour agreeing with the tile). Needs the classifier's angles."""
+    """(n,) bool: tiles lying in a row of at least two neighbours that face one way, the tile the other.
+
+    Neighbours in a row: side by side along the row's own right direction (a tile width apart, at most a
+    third of a width off its line), turned alike within `ROW_AGREES_WITHIN`; the tile lies on the same axis
+    turned half round, and no tile beside it in the row faces as it does. Tiles in a heap at random angles
+    make no row. Needs the classifier's angles."""
     n = len(detections)
     flagged = np.zeros(n, bool)
     if n < 3 or not np.any(detections.angle != 0):
         return flagged
     xyxy = np.asarray(detections.xyxy, np.float64)
-    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    # A tile's width whichever way it lies: the shorter side of its box (a tilted box is wider).
-    widths = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
-    distance = np.linalg.norm(centers[:, None, :] - centers[None, :, :], axis=2)
-    reach = SIDE_BY_SIDE_WITHIN * np.maximum(widths[:, None], widths[None, :])
-    neighbours = (distance <= reach) & ~np.eye(n, dtype=bool)
     angles = detections.angle.astype(np.float64)
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    widths = 0.75 * tile_heights(xyxy, angles)
     gap = _angle_gap(angles[:, None], angles[None, :])
-    opposed = neighbours & (gap > HALF_TURN_FROM)
-    agreeing = neighbours & (gap < 180.0 - HALF_TURN_FROM)
-    for i in np.flatnonzero(opposed.sum(axis=1) >= MIN_AGREEING_NEIGHBOURS):
-        if agreeing[i].any():
+    reach = SIDE_BY_SIDE_WITHIN * MIN_AGREEING_NEIGHBOURS
+    for i in range(n):
+        width = widths[i]
+        ratio = widths / width
+        close = np.linalg.norm(centers - centers[i], axis=1) <= reach * width
+        close &= (ratio <= SAME_SIZE_WITHIN) & (ratio >= 1 / SAME_SIZE_WITHIN)
+        opposed = np.flatnonzero(close & (gap[i] > 180.0 - ROW_AGREES_WITHIN))
+        if len(opposed) < MIN_AGREEING_NEIGHBOURS or gap[np.ix_(opposed, opposed)].max() >= ROW_AGREES_WITHIN:
             continue
-        others = np.flatnonzero(opposed[i])
-        # The opposed neighbours must face one way among themselves.
-        if _angle_gap(angles[others][:, None], angles[others][None, :]).max() < 180.0 - HALF_TURN_FROM:
+        radians = np.deg2rad(angles[opposed])
+        row_up = float(np.arctan2(np.sin(radians).mean(), np.cos(radians).mean()))
+        right = np.array([np.cos(row_up), -np.sin(row_up)])
+        up = np.array([-np.sin(row_up), -np.cos(row_up)])
+        axes = (right, up, width)
+        row = opposed[_in_row(centers[opposed] - centers[i], *axes, reach)]
+        beside = row[_in_row(centers[row] - centers[i], *axes, SIDE_BY_SIDE_WITHIN)]
+        alike = np.flatnonzero(close & (gap[i] < ROW_AGREES_WITHIN))
+        alike = alike[alike != i]
+        facing_as_the_tile = _in_row(centers[alike] - centers[i], *axes, SIDE_BY_SIDE_WITHIN).any()
+        if len(row) >= MIN_AGREEING_NEIGHBOURS and len(beside) and not facing_as_the_tile:
             flagged[i] = True
     return flagged
 
@@ -62,6 +93,10 @@ def settle_half_turns(detections: Detections) -> tuple[Detections, np.ndarray]:
     """Detections with half-turned tiles turned back to their row's way up, 6 and 9 swapped on them
     (runner-up readings too); returns them and the (n,) mask of tiles changed."""
     flagged = half_turned(detections)
+    sure_six_or_nine = np.isin(detections.class_id, list(SIX_NINE_SWAP)) & (
+        detections.class_confidence >= SWAP_SIX_NINE_BELOW
+    )
+    flagged &= ~sure_six_or_nine
     if not flagged.any():
         return detections, flagged
     class_id = detections.class_id.copy()

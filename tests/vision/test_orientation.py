@@ -20,9 +20,9 @@ def row(names: list[str], angles: list[float], width: float = 30.0, height: floa
         xyxy=xyxy,
         confidence=np.ones(n),
         class_id=ids,
-        class_confidence=np.full(n, 0.9),
+        class_confidence=np.full(n, 0.8),
         topk_class_ids=np.stack([ids, runner_up], axis=1),
-        topk_scores=np.tile([0.9, 0.05], (n, 1)),
+        topk_scores=np.tile([0.8, 0.05], (n, 1)),
         angle=np.array(angles, dtype=np.float32),
     )
 
@@ -78,3 +78,20 @@ def test_without_angles_nothing_is_settled() -> None:
     found = row(["red_4", "red_9", "red_7"], [0.0, 0.0, 0.0])
     settled, changed = settle_half_turns(found)
     assert not changed.any() and settled is found
+
+
+def test_a_surely_read_nine_keeps_its_reading() -> None:
+    found = row(["red_4", "red_5", "red_9", "red_7"], [0.0, 0.0, 180.0, 0.0])
+    found.class_confidence[2] = 0.97
+    settled, changed = settle_half_turns(found)
+    assert not changed.any()
+    assert CLASS_NAMES[settled.class_id[2]] == "red_9"
+
+
+def test_tiles_a_gap_apart_or_of_other_sizes_are_no_row() -> None:
+    apart = row(["red_4", "red_9", "red_7"], [0.0, 180.0, 0.0], width=38.0)  # boxes 30 wide, 38 apart
+    apart.xyxy[:, 2] = apart.xyxy[:, 0] + 30
+    assert not half_turned(apart).any()
+    bigger = row(["red_4", "red_9", "red_7"], [0.0, 180.0, 0.0])
+    bigger.xyxy[1] = [30, -10, 75, 50]
+    assert not half_turned(bigger).any()

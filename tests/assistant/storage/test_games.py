@@ -1,4 +1,4 @@
-"""Storage: games, turns, rounds in SQLite; every change all or nothing."""
+"""Storage: games, turns, rounds on SQLite and PostgreSQL; every change all or nothing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from assistant.storage import Storage, StorageError, default_db_path, rounds_to_
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Storage:
+def store(db_url: str) -> Storage:
+    return Storage(db_url)
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Storage:
     return Storage(tmp_path / "sub" / "game.sqlite3")
 
 
@@ -63,7 +68,7 @@ def test_unknown_game_names_the_id(store: Storage) -> None:
 
 def test_a_second_connection_sees_confirmed_state(store: Storage, game_id: int) -> None:
     store.set_table_layout(game_id, "r1 r2 r3")
-    other_tab = Storage(store.path)
+    other_tab = Storage(store.url)
     assert other_tab.load_game(game_id).table_layout == "r1 r2 r3"
 
 
@@ -181,7 +186,10 @@ def test_unreadable_file_is_a_storage_error(tmp_path: Path) -> None:
         Storage(bad)
 
 
-def test_locked_database_is_a_storage_error(store: Storage, game_id: int) -> None:
+def test_locked_database_is_a_storage_error(sqlite_store: Storage) -> None:
+    store = sqlite_store
+    game_id = store.create_game("Friday", "standard", ["Ann", "Bob"])
+    assert store.path is not None
     blocker = sqlite3.connect(store.path)
     blocker.execute("BEGIN EXCLUSIVE")
     try:
@@ -202,3 +210,9 @@ def test_locked_database_is_a_storage_error(store: Storage, game_id: int) -> Non
 )
 def test_default_db_path(environ: dict[str, str], expected_end: str) -> None:
     assert str(default_db_path(environ)) == expected_end
+
+
+def test_an_in_memory_database_keeps_its_games_while_open() -> None:
+    store = Storage("sqlite://")
+    game_id = store.create_game("Quick", "standard", ["Ann", "Bob"])
+    assert store.load_game(game_id).name == "Quick" and store.path is None

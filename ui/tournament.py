@@ -1,0 +1,333 @@
+"""The Tournament screen. The director: players, the raffle, the tables with the link and QR code each
+table's device opens, live standings, the next round. A table's device: join a table (tournament and table
+number, or the link in its QR code) and record the table's games there.
+
+The logic is `assistant.hall` (plain functions the CLI shares); this module only moves values between
+widgets, session state and those functions.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+
+import segno
+import streamlit as st
+
+from assistant.errors import InputError
+from assistant.hall import (
+    DEFAULT_PRESET,
+    next_round,
+    open_hall,
+    record_table_game,
+    standings,
+    start_tournament,
+)
+from assistant.rules import PRESETS
+from assistant.scoring import FailedOpening
+from assistant.storage import Storage, StorageError, StorageUnavailable
+from assistant.storage.tournaments import GameConflict, Tournament, TournamentStore
+from assistant.tournament import TableLink, TournamentError, parse_players
+
+VIEWS = ("Director", "My table")
+NO_FAILED_OPENING = "opened"
+FAILED_OPENINGS = {
+    NO_FAILED_OPENING: "opened (or the rules have no penalty)",
+    FailedOpening.COULD_NOT.value: "never opened, could not (100)",
+    FailedOpening.CHOSE_NOT.value: "never opened, chose not to (200)",
+}
+STANDINGS_REFRESH_S = 5
+
+SESSION_DEFAULTS = {
+    "tournament_view": VIEWS[0],
+    "tournament_error": None,
+    "tournament_notice": None,
+    "game_key": None,  # the idempotency key of the game being entered: the same until it is confirmed
+}
+
+
+@st.cache_resource
+def open_hall_at(url: str) -> TournamentStore:
+    return open_hall(url)
+
+
+def follow_link() -> None:
+    """A tab opened from a table's link (`?tournament=...&table=...`) starts on that table, once."""
+    if st.query_params.get("tournament") and not st.session_state.get("link_followed"):
+        st.session_state.link_followed = True
+        st.session_state.screen = "Tournament"
+        st.session_state.tournament_view = "My table"
+
+
+def keep_typed_racks() -> None:
+    """Racks typed but not confirmed survive a run that cannot draw the form (the server is down):
+    Streamlit forgets a widget's value on a run without it, but not a value stored back like this."""
+    for key in [k for k in st.session_state if str(k).startswith(("hall_rack_", "hall_failed_"))]:
+        st.session_state[key] = st.session_state[key]
+
+
+def show(db: Storage) -> None:
+    for key, value in SESSION_DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+    keep_typed_racks()
+    hall = open_hall_at(db.url)
+    view = st.radio("View", VIEWS, key="tournament_view", horizontal=True, label_visibility="collapsed")
+    try:
+        if view == "Director":
+            director_ui(hall)
+        else:
+            table_ui(hall)
+    except StorageUnavailable as error:
+        st.error(f"{error}")
+
+
+# The director -----------------------------------------------------------------------------------------------
+
+
+def director_ui(hall: TournamentStore) -> None:
+    names = hall.names()
+    if names:
+        chosen = st.selectbox("Tournament", names, key="tournament_choice")
+    else:
+        chosen = None
+    new_tournament_ui(hall)
+    messages_ui()
+    if chosen is None:
+        return
+    tournament = hall.load(chosen)
+    seating = (
+        f"drawn by raffle, seed `{tournament.seed}`"
+        if tournament.seating == "raffle"
+        else "seated by standings"
+    )
+    st.markdown(
+        f"**{tournament.name}**: round {tournament.current_round}, {seating}; "
+        f"{len(tournament.players)} players, {tournament.preset} rules"
+    )
+    tables_ui(tournament)
+    live_standings_ui(hall, tournament.name)
+    next_round_ui(hall, tournament)
+
+
+def new_tournament_ui(hall: TournamentStore) -> None:
+    with st.expander("New tournament", expanded=not hall.names()):
+        with st.form("new_tournament"):
+            st.text_input("Name", key="new_tournament_name")
+            st.text_area("Players, comma-separated or one per line", key="new_tournament_players")
+            st.number_input("Players per table", min_value=2, max_value=6, value=4, key="new_tournament_size")
+            st.text_input("Raffle seed (empty: a new one)", key="new_tournament_seed")
+            st.selectbox(
+                "Rules", list(PRESETS), index=list(PRESETS).index(DEFAULT_PRESET), key="new_tournament_rules"
+            )
+            st.form_submit_button("Draw the tables", type="primary", on_click=on_new_tournament, args=(hall,))
+
+
+def on_new_tournament(hall: TournamentStore) -> None:
+    state = st.session_state
+    _clear_messages()
+    try:
+        players = parse_players(state.new_tournament_players.replace("\n", ",").split(","))
+        tournament = start_tournament(
+            hall,
+            state.new_tournament_name,
+            players,
+            int(state.new_tournament_size),
+            state.new_tournament_seed.strip() or None,
+            state.new_tournament_rules,
+        )
+    except (InputError, StorageError) as error:
+        state.tournament_error = f"Tournament not created: {error}"
+        return
+    state.tournament_choice = tournament.name
+    state.tournament_notice = (
+        f"{tournament.name}: {len(tournament.tables)} tables drawn (seed {tournament.seed})."
+    )
+
+
+def app_address() -> str:
+    """Where this app is reached, for the tables' links: the address the director's browser uses."""
+    url = st.context.url or "http://localhost:8501"
+    return url.split("?")[0].rstrip("/")
+
+
+def tables_ui(tournament: Tournament) -> None:
+    base = st.text_input("App address for the tables' links", value=app_address(), key="hall_address")
+    for number, seated in enumerate(tournament.tables, start=1):
+        link = TableLink(tournament.name, number).url(base)
+        with st.container(border=True):
+            left, right = st.columns([3, 1])
+            left.markdown(f"**Table {number}**: {', '.join(seated)}")
+            left.code(link, language=None)
+            right.image(qr_png(link), caption=f"Table {number}", width=120)
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of `text`, as PNG bytes."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=4, border=2)
+    return buffer.getvalue()
+
+
+@st.fragment(run_every=STANDINGS_REFRESH_S)
+def live_standings_ui(hall: TournamentStore, name: str) -> None:
+    try:
+        games, rows = standings(hall, name)
+    except StorageError as error:
+        st.warning(f"Standings not refreshed: {error}")
+        return
+    st.markdown(f"**Standings** after {games} game{'s' * (games != 1)} (most games won, then score; live)")
+    st.dataframe(
+        [
+            {"place": place, "player": r.name, "games won": r.games_won, "score": r.score, "games": r.games}
+            for place, r in enumerate(rows, start=1)
+        ],
+        hide_index=True,
+    )
+
+
+def next_round_ui(hall: TournamentStore, tournament: Tournament) -> None:
+    with st.form("next_round"):
+        st.markdown(f"**Round {tournament.current_round + 1}**")
+        st.radio(
+            "Seat the players",
+            ["standings", "raffle"],
+            format_func={"standings": "by the standings", "raffle": "by a new raffle"}.get,
+            horizontal=True,
+            key="next_round_by",
+        )
+        st.text_input("Raffle seed (empty: a new one)", key="next_round_seed")
+        st.form_submit_button(
+            f"Start round {tournament.current_round + 1}",
+            on_click=on_next_round,
+            args=(hall, tournament.name),
+        )
+
+
+def on_next_round(hall: TournamentStore, name: str) -> None:
+    _clear_messages()
+    state = st.session_state
+    try:
+        tournament = next_round(hall, name, state.next_round_by, state.next_round_seed.strip() or None)
+    except (InputError, StorageError) as error:
+        state.tournament_error = f"No new round: {error}"
+        return
+    state.tournament_notice = f"Round {tournament.current_round} seated ({tournament.seating})."
+
+
+# A table's device -------------------------------------------------------------------------------------------
+
+
+def joined_table() -> TableLink | None:
+    try:
+        return TableLink.from_query({k: st.query_params.get(k, "") for k in ("tournament", "table")})
+    except TournamentError:
+        return None
+
+
+def table_ui(hall: TournamentStore) -> None:
+    link = joined_table()
+    join_ui(hall, link)
+    messages_ui()
+    if link is None:
+        return
+    try:
+        tournament = hall.load(link.tournament)
+    except StorageError as error:
+        st.error(f"{error}")
+        return
+    if not 1 <= link.table <= len(tournament.tables):
+        st.error(f"{tournament.name} has tables 1 to {len(tournament.tables)}, not {link.table}.")
+        return
+    seated = tournament.tables[link.table - 1]
+    played = hall.games(tournament.name, tournament.current_round, link.table)
+    next_game = len(played) + 1
+    st.markdown(
+        f"**{tournament.name}, table {link.table}**, round {tournament.current_round}: {', '.join(seated)}"
+    )
+    if played:
+        st.dataframe([{"game": g.table_game, **g.points} for g in played], hide_index=True, key="table_games")
+    if st.session_state.game_key is None:
+        st.session_state.game_key = uuid.uuid4().hex
+    with st.form("table_game"):
+        st.markdown(f"**Game {next_game}** at this table: the racks left at the end (empty: went out)")
+        for player in seated:
+            left, right = st.columns([2, 1])
+            left.text_input(player, key=f"hall_rack_{player}", placeholder="e.g. r5 k12 J")
+            right.selectbox(
+                "Opening", list(FAILED_OPENINGS), format_func=FAILED_OPENINGS.get, key=f"hall_failed_{player}"
+            )
+        st.form_submit_button(
+            f"Record game {next_game}",
+            type="primary",
+            on_click=on_record_game,
+            args=(hall, tournament, link.table, next_game),
+        )
+
+
+def join_ui(hall: TournamentStore, link: TableLink | None) -> None:
+    with st.expander("Join a table", expanded=link is None):
+        with st.form("join_table"):
+            st.text_input("Tournament", value=link.tournament if link else "", key="join_tournament")
+            st.number_input("Table", min_value=1, value=link.table if link else 1, key="join_table_number")
+            st.form_submit_button("Join", on_click=on_join)
+
+
+def on_join() -> None:
+    _clear_messages()
+    state = st.session_state
+    try:
+        link = TableLink.from_query(
+            {"tournament": state.join_tournament, "table": str(state.join_table_number)}
+        )
+    except TournamentError as error:
+        state.tournament_error = f"Not joined: {error}"
+        return
+    st.query_params["tournament"] = link.tournament
+    st.query_params["table"] = str(link.table)
+    state.game_key = None
+
+
+def on_record_game(hall: TournamentStore, tournament: Tournament, table: int, table_game: int) -> None:
+    _clear_messages()
+    state = st.session_state
+    seated = tournament.tables[table - 1]
+    racks = {player: state.get(f"hall_rack_{player}", "") for player in seated}
+    failed = {
+        player: FailedOpening(state[f"hall_failed_{player}"])
+        for player in seated
+        if state.get(f"hall_failed_{player}", NO_FAILED_OPENING) != NO_FAILED_OPENING
+    }
+    try:
+        game = record_table_game(
+            hall, tournament.name, table, racks, failed, state.game_key, table_game, tournament.current_round
+        )
+    except StorageUnavailable as error:
+        # The key stays: pressing Record again records this game once, whether or not it arrived.
+        state.tournament_error = f"Not confirmed: {error} The racks are still here; press Record again."
+        return
+    except GameConflict as error:
+        state.tournament_error = f"{error}"
+        state.game_key = None
+        return
+    except (InputError, StorageError) as error:
+        state.tournament_error = f"Game not recorded: {error}"
+        return
+    again = " (it had already arrived)" if game.replayed else ""
+    scores = ", ".join(f"{s.player} {s.score:+d}" for s in game.scores)
+    state.tournament_notice = f"Game {game.table_game} at table {table} recorded{again}: {scores}."
+    state.game_key = None
+    for player in seated:
+        state[f"hall_rack_{player}"] = ""
+        state[f"hall_failed_{player}"] = NO_FAILED_OPENING
+
+
+def messages_ui() -> None:
+    if st.session_state.tournament_notice:
+        st.success(st.session_state.tournament_notice)
+    if st.session_state.tournament_error:
+        st.error(st.session_state.tournament_error)
+
+
+def _clear_messages() -> None:
+    st.session_state.tournament_error = None
+    st.session_state.tournament_notice = None
