@@ -12,6 +12,7 @@ import numpy as np
 
 CROP_SIZE = 64
 CROP_MARGIN = 0.08  # fraction of the box's width (height) added left and right (top and bottom)
+_BYTE_TO_INPUT = (np.arange(256, dtype=np.float32) - 127.5) / 127.5
 
 
 def cut_crop(
@@ -118,5 +119,7 @@ def crops_to_batch(crops_bgr: np.ndarray) -> np.ndarray:
         raise ValueError(
             f"expected (n, h, w, 3) uint8 crops, got shape {crops_bgr.shape} dtype {crops_bgr.dtype}"
         )
-    rgb = crops_bgr[..., ::-1].transpose(0, 3, 1, 2)
-    return (rgb.astype(np.float32) - 127.5) / 127.5
+    # Channels first in bytes, then each byte looked up: the same float32 values as
+    # `(rgb.astype(np.float32) - 127.5) / 127.5`, in one pass over contiguous memory.
+    rgb = np.ascontiguousarray(crops_bgr[..., ::-1].transpose(0, 3, 1, 2))
+    return _BYTE_TO_INPUT[rgb]

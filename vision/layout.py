@@ -272,7 +272,9 @@ def _chains(
             if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
-        reference = _typical_step(path, link_first, link_step, link_angle - angles[path[0]], typical)
+        in_path = np.zeros(len(centers), bool)
+        in_path[path] = True
+        reference = _typical_step(in_path[link_first], link_step, link_angle - angles[path[0]], typical)
         excess, explained = _gap_excess(steps, reference, params.gap_fraction)
         for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
             # Two tiles side by side are a started set only when laid square to each other; two loose
@@ -345,15 +347,14 @@ def _link_candidates(
             for p, q in np.argwhere(ok)]
 
 
-def _typical_step(path: list[int], link_first: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray,
-                  overall: float) -> float:
+def _typical_step(own: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray, overall: float) -> float:
     """The usual step between touching tiles turned like this chain's, from the other chains' links.
 
     Sets turned another way (laid from another side) have their own bias in the estimated tile size, so
     they are compared among themselves; with fewer than three such links the whole table's usual step is
-    used. The links are given by their first tile, step and angle less the chain's first tile's angle.
+    used. Per link: whether it starts in this chain, its step, its first tile's angle less the chain's.
     """
-    similar = link_step[~np.isin(link_first, path) & (np.abs(_wrap180(link_turn * 2)) / 2 < 20.0)]
+    similar = link_step[~own & (np.abs(_wrap180(link_turn * 2)) / 2 < 20.0)]
     return _median(similar) if len(similar) >= 3 else overall
 
 
