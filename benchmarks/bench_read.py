@@ -9,14 +9,16 @@ cloth (many detections). For each frame it prints, in milliseconds (median and 9
 - `forward`: the detector's own forward pass (`session.run` on the letterboxed frame, nothing else);
 - `read`: a whole read of the decoded frame as `rummi read` does it (detect, classify, layout, rules,
   correction, JSON), and `+decode` with the JPEG decoding too;
-- the steps of `read`: `detect` (pre-processing, forward, post-processing), `classify` (crops, classifier,
-  orientation), `layout+json`;
+- the steps of `read`: `detect+classify` (`TileReader.read`: pre-processing, forward, post-processing,
+  crops, classifier, orientation), `layout+json` (layout, racks, rules, correction, JSON);
 - the ratio read / forward (issue 16: at most 1.5 on a 53-tile frame).
 
 Forward and read are timed alternately in one process, so a loaded machine slows both alike. With
 `--roots`, one worker process per checkout (e.g. before and after a change) loads its own code and models,
 and the workers take turns, `--runs` frames at a time for `--rounds` rounds: the figures of both checkouts
-come from one run. `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx` from DIR.
+come from one run. `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx` from DIR. On a loaded
+machine `--cpu --threads 1` times by the process's CPU time (one thread per model, so CPU time is the work
+done), which other processes hardly disturb.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-STEPS = ("forward", "read", "+decode", "detect", "classify", "layout+json")
+STEPS = ("forward", "read", "+decode", "detect+classify", "layout+json")
 
 
 def example_frames(folder: Path) -> list[Path]:
@@ -58,7 +60,7 @@ def example_frames(folder: Path) -> list[Path]:
 # ------------------------------------------------------------------------------------------------ worker
 
 
-def _worker(images: list[Path], threads: int, models: Path | None) -> int:
+def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) -> int:
     """Load the code of the checkout on sys.path[0] and the models, then time `n` frames per line of stdin."""
     from assistant.rules import find_preset
     from vision.classifier import TileClassifier
@@ -73,6 +75,7 @@ def _worker(images: list[Path], threads: int, models: Path | None) -> int:
     reader = TileReader(detector, classifier)
     frames = [load_image(path) for path in images]
     tensors = [detector.preprocess(frame)[0] for frame in frames]
+    clock = time.process_time if cpu else time.perf_counter
     print(json.dumps({"ready": str(Path(sys.modules["vision"].__file__).parent)}), flush=True)
     for line in sys.stdin:
         runs = int(line)
@@ -81,22 +84,21 @@ def _worker(images: list[Path], threads: int, models: Path | None) -> int:
             times: dict[str, list[float]] = {step: [] for step in STEPS}
             tiles = 0
             for _ in range(runs):
-                t0 = time.perf_counter()
+                t0 = clock()
                 detector.session.run(None, {detector.input_name: tensor})
-                t1 = time.perf_counter()
+                t1 = clock()
                 found = reader.read(frame)
-                t2 = time.perf_counter()
+                t2 = clock()
                 document, _ = read_document(str(path), frame, found, rules)
                 json.dumps(document)
-                t3 = time.perf_counter()
+                t3 = clock()
                 load_image(path)
-                t4 = time.perf_counter()
+                t4 = clock()
                 tiles = len(found)
                 times["forward"].append((t1 - t0) * 1000)
                 times["read"].append((t3 - t1) * 1000)
                 times["+decode"].append((t4 - t1) * 1000)
-                times["detect"].append(reader.timings.detect_ms)
-                times["classify"].append(reader.timings.classify_ms)
+                times["detect+classify"].append((t2 - t1) * 1000)
                 times["layout+json"].append((t3 - t2) * 1000)
             out.append({"image": path.name, "tiles": tiles, "times": times,
                         "size": f"{frame.shape[1]}x{frame.shape[0]}"})
@@ -107,8 +109,12 @@ def _worker(images: list[Path], threads: int, models: Path | None) -> int:
 # ------------------------------------------------------------------------------------------------ driver
 
 
-def _start(root: Path, images: list[Path], threads: int, models: Path | None) -> subprocess.Popen[str]:
+def _start(
+    root: Path, images: list[Path], threads: int, models: Path | None, cpu: bool
+) -> subprocess.Popen[str]:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--threads", str(threads)]
+    if cpu:
+        command.append("--cpu")
     if models:
         command += ["--models", str(models)]
     env = {**os.environ, "PYTHONPATH": str(root.resolve())}
@@ -151,10 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads per model (default 2)")
     parser.add_argument("--models", type=Path, help="folder with tile_detector.onnx and tile_classifier.onnx")
     parser.add_argument("--roots", type=Path, nargs="+", default=[ROOT], help="checkouts to compare")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time by the process's CPU time (a loaded machine; with --threads 1)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        return _worker(args.images, args.threads, args.models)
+        return _worker(args.images, args.threads, args.models, args.cpu)
     with tempfile.TemporaryDirectory() as folder:
         if args.images:
             images = args.images
@@ -162,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.path.insert(0, str(ROOT))
             images = example_frames(Path(folder))
         images = [p.resolve() for p in images]
-        workers = [_start(root, images, args.threads, args.models) for root in args.roots]
+        workers = [_start(root, images, args.threads, args.models, args.cpu) for root in args.roots]
         for process in workers:
             _ask(process, 2)  # warm-up
         merged: list[list[dict[str, Any]]] = [[] for _ in workers]
@@ -179,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             assert process.stdin is not None
             process.stdin.close()
             process.wait()
-        print(f"threads {args.threads}, models {args.models or 'shipped'}, load {os.getloadavg()[0]:.1f}")
+        print(f"threads {args.threads}, models {args.models or 'shipped'}, load {os.getloadavg()[0]:.1f}, "
+              f"{'CPU time' if args.cpu else 'wall clock'}")
         for root, results in zip(args.roots, merged, strict=True):
             report(str(root), results)
     return 0
