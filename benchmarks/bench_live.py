@@ -51,7 +51,9 @@ if not getattr(streamlit_webrtc, "_counted", False):
                 out = inner(frame)
                 with lock:
                     handled.append(time.monotonic())
-                    stats.write_text(json.dumps({"frames": len(handled), "at": handled[-1]}))
+                    part = stats.with_suffix(".part")
+                    part.write_text(json.dumps({"frames": len(handled), "at": handled[-1]}))
+                    part.replace(stats)  # whole, never half written, when the bench reads it
                 return out
 
             video_frame_callback = counted
