@@ -1,86 +1,196 @@
-"""Time `rummi read` on a 1000x750 photo, models loaded once, with a per-step breakdown.
+"""Time `rummi read` per frame against the bare detector forward pass, models loaded once, per step.
 
-    python benchmarks/bench_read.py [IMAGE] [--runs 30] [--threads 2]
+    python benchmarks/bench_read.py [IMAGE...] [--runs 30] [--threads 2]
+    python benchmarks/bench_read.py [IMAGE...] --roots /path/to/old/checkout . [--rounds 6]
 
-Without IMAGE a rendered 1000x750 table scene is used. Prints the median and 90th percentile of each step
-and of the whole read (decode, detect, classify, layout, JSON) in milliseconds.
+Without IMAGE two rendered 1000x750 scenes are used: a game table with about 53 tiles and a textured
+cloth (many detections). For each frame it prints, in milliseconds (median and 90th percentile):
+
+- `forward`: the detector's own forward pass (`session.run` on the letterboxed frame, nothing else);
+- `read`: a whole read of the decoded frame as `rummi read` does it (detect, classify, layout, rules,
+  correction, JSON), and `+decode` with the JPEG decoding too;
+- the steps of `read`: `detect+classify` (`TileReader.read`: pre-processing, forward, post-processing,
+  crops, classifier, orientation), `layout+json` (layout, racks, rules, correction, JSON);
+- the ratio read / forward (issue 16: at most 1.5 on a 53-tile frame).
+
+Forward and read are timed alternately in one process, so a loaded machine slows both alike. With
+`--roots`, one worker process per checkout (e.g. before and after a change) loads its own code and models,
+and the workers take turns, `--runs` frames at a time for `--rounds` rounds: the figures of both checkouts
+come from one run. `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx` from DIR. On a loaded
+machine `--cpu --threads 1` times by the process's CPU time (one thread per model, so CPU time is the work
+done), which other processes hardly disturb.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-import cv2
-import numpy as np
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from vision.detector import TileDetector  # noqa: E402
-from vision.frames import load_image  # noqa: E402
-from vision.read import read_document  # noqa: E402
-from vision.reader import TileReader, load_classifier  # noqa: E402
+STEPS = ("forward", "read", "+decode", "detect+classify", "layout+json")
 
 
-def _example_photo(folder: Path, min_tiles: int = 30) -> Path:
-    """A rendered 1000x750 table scene with at least `min_tiles` tiles (the first such scene of seed 9100)."""
+def example_frames(folder: Path) -> list[Path]:
+    """A rendered 1000x750 game table with 49-57 tiles and a textured cloth (seed 9100, first of each)."""
+    import cv2
+
     from datasets.render import render_indexed
 
-    for index in range(200):
-        image, truth, _ = render_indexed(9100, index, long_side=1000, kind="game")
-        if image.shape[:2] == (750, 1000) and sum(t.labelled for t in truth.tiles) >= min_tiles:
-            break
-    path = folder / "bench_table.jpg"
-    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    return path
+    wanted = {"game": (49, 57), "texture": (20, 200)}
+    paths = []
+    for kind, (low, high) in wanted.items():
+        for index in range(300):
+            image, truth, _ = render_indexed(9100, index, long_side=1000, kind=kind)
+            tiles = sum(t.labelled for t in truth.tiles)
+            if image.shape[:2] == (750, 1000) and low <= tiles <= high:
+                path = folder / f"bench_{kind}_{index}.jpg"
+                cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                paths.append(path)
+                break
+    return paths
+
+
+# ------------------------------------------------------------------------------------------------ worker
+
+
+def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) -> int:
+    """Load the code of the checkout on sys.path[0] and the models, then time `n` frames per line of stdin."""
+    from assistant.rules import find_preset
+    from vision.classifier import TileClassifier
+    from vision.detector import TileDetector
+    from vision.frames import load_image
+    from vision.read import read_document
+    from vision.reader import TileReader
+
+    rules = find_preset("standard")
+    detector = TileDetector(models / "tile_detector.onnx" if models else None, threads=threads)
+    classifier = TileClassifier(models / "tile_classifier.onnx" if models else None, threads=threads)
+    reader = TileReader(detector, classifier)
+    frames = [load_image(path) for path in images]
+    tensors = [detector.preprocess(frame)[0] for frame in frames]
+    clock = time.process_time if cpu else time.perf_counter
+    print(json.dumps({"ready": str(Path(sys.modules["vision"].__file__).parent)}), flush=True)
+    for line in sys.stdin:
+        runs = int(line)
+        out: list[dict[str, Any]] = []
+        for path, frame, tensor in zip(images, frames, tensors, strict=True):
+            times: dict[str, list[float]] = {step: [] for step in STEPS}
+            tiles = 0
+            for _ in range(runs):
+                t0 = clock()
+                detector.session.run(None, {detector.input_name: tensor})
+                t1 = clock()
+                found = reader.read(frame)
+                t2 = clock()
+                document, _ = read_document(str(path), frame, found, rules)
+                json.dumps(document)
+                t3 = clock()
+                load_image(path)
+                t4 = clock()
+                tiles = len(found)
+                times["forward"].append((t1 - t0) * 1000)
+                times["read"].append((t3 - t1) * 1000)
+                times["+decode"].append((t4 - t1) * 1000)
+                times["detect+classify"].append((t2 - t1) * 1000)
+                times["layout+json"].append((t3 - t2) * 1000)
+            out.append({"image": path.name, "tiles": tiles, "times": times,
+                        "size": f"{frame.shape[1]}x{frame.shape[0]}"})
+        print(json.dumps(out), flush=True)
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------ driver
+
+
+def _start(
+    root: Path, images: list[Path], threads: int, models: Path | None, cpu: bool
+) -> subprocess.Popen[str]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--threads", str(threads)]
+    if cpu:
+        command.append("--cpu")
+    if models:
+        command += ["--models", str(models)]
+    env = {**os.environ, "PYTHONPATH": str(root.resolve())}
+    process = subprocess.Popen(command + [str(p) for p in images], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, cwd=root, env=env)
+    assert process.stdout is not None
+    ready = json.loads(process.stdout.readline())
+    print(f"worker for {root}: code from {ready['ready']}", file=sys.stderr)
+    return process
+
+
+def _ask(process: subprocess.Popen[str], runs: int) -> list[dict[str, Any]]:
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"{runs}\n")
+    process.stdin.flush()
+    return json.loads(process.stdout.readline())
+
+
+def report(root: str, results: list[dict[str, Any]]) -> None:
+    import numpy as np
+
+    for result in results:
+        times = result["times"]
+        forward = float(np.median(times["forward"]))
+        read = float(np.median(times["read"]))
+        decoded = float(np.median(times["+decode"]))
+        print(f"{root}: {result['image']} ({result['size']}), {result['tiles']} tiles, "
+              f"{len(times['read'])} frames: read / forward {read / forward:.2f}, "
+              f"with decoding {decoded / forward:.2f}")
+        for step in STEPS:
+            values = times[step]
+            print(f"  {step:12} median {np.median(values):7.1f} ms   p90 {np.percentile(values, 90):7.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("image", nargs="?", type=Path)
-    parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads per model")
+    parser.add_argument("images", nargs="*", type=Path)
+    parser.add_argument("--runs", type=int, default=30, help="frames per image per round (default 30)")
+    parser.add_argument("--rounds", type=int, default=1, help="turns of each worker (default 1)")
+    parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads per model (default 2)")
+    parser.add_argument("--models", type=Path, help="folder with tile_detector.onnx and tile_classifier.onnx")
+    parser.add_argument("--roots", type=Path, nargs="+", default=[ROOT], help="checkouts to compare")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time by the process's CPU time (a loaded machine; with --threads 1)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    from assistant.rules import find_preset
-
-    rules = find_preset("standard")
+    if args.worker:
+        return _worker(args.images, args.threads, args.models, args.cpu)
     with tempfile.TemporaryDirectory() as folder:
-        image_path = args.image or _example_photo(Path(folder))
-        detector = TileDetector(threads=args.threads)
-        classifier = load_classifier()
-        reader = TileReader(detector, classifier)
-        steps: dict[str, list[float]] = {
-            k: [] for k in ("decode", "detect", "classify", "layout+json", "total")
-        }
-        tiles = 0
-        for run in range(args.runs + 2):
-            t0 = time.perf_counter()
-            frame = load_image(image_path)
-            t1 = time.perf_counter()
-            found = reader.read(frame)
-            t2 = time.perf_counter()
-            document, _ = read_document(str(image_path), frame, found, rules)
-            json.dumps(document)
-            t3 = time.perf_counter()
-            if run < 2:  # warm-up
-                continue
-            tiles = len(found)
-            steps["decode"].append((t1 - t0) * 1000)
-            steps["detect"].append(reader.timings.detect_ms)
-            steps["classify"].append(reader.timings.classify_ms)
-            steps["layout+json"].append((t3 - t2) * 1000)
-            steps["total"].append((t3 - t0) * 1000)
-        print(
-            f"image {image_path} ({frame.shape[1]}x{frame.shape[0]}), {tiles} tiles, detector input "
-            f"{detector.input_size}, classifier: {'yes' if classifier else 'no'}, {args.runs} runs"
-        )
-        for name, values in steps.items():
-            print(f"  {name:12} median {np.median(values):7.1f} ms   p90 {np.percentile(values, 90):7.1f} ms")
+        if args.images:
+            images = args.images
+        else:
+            sys.path.insert(0, str(ROOT))
+            images = example_frames(Path(folder))
+        images = [p.resolve() for p in images]
+        workers = [_start(root, images, args.threads, args.models, args.cpu) for root in args.roots]
+        for process in workers:
+            _ask(process, 2)  # warm-up
+        merged: list[list[dict[str, Any]]] = [[] for _ in workers]
+        for _ in range(args.rounds):
+            for k, process in enumerate(workers):
+                results = _ask(process, args.runs)
+                if not merged[k]:
+                    merged[k] = results
+                    continue
+                for into, more in zip(merged[k], results, strict=True):
+                    for step in STEPS:
+                        into["times"][step] += more["times"][step]
+        for process in workers:
+            assert process.stdin is not None
+            process.stdin.close()
+            process.wait()
+        print(f"threads {args.threads}, models {args.models or 'shipped'}, load {os.getloadavg()[0]:.1f}, "
+              f"{'CPU time' if args.cpu else 'wall clock'}")
+        for root, results in zip(args.roots, merged, strict=True):
+            report(str(root), results)
     return 0
 
 

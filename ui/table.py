@@ -28,6 +28,7 @@ from ui.common import (
 )
 from vision import photos
 from vision.annotate import annotate
+from vision.tracking import LiveReader, draw_rate
 
 
 def show(db: Storage, game: Game, rules: Rules) -> None:
@@ -191,11 +192,14 @@ def live_video_ui(rules: Rules) -> bytes | None:
         st.error(f"the tile reader is not available: {error}")
         return None
     latest = st.session_state.setdefault("live_latest", photos.LatestFrame())
+    live = st.session_state.get("live_reader")
+    if not isinstance(live, LiveReader) or live.reader is not reader or live.rules != rules:
+        live = st.session_state["live_reader"] = LiveReader(reader, rules)
 
     def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
         image = frame.to_ndarray(format="bgr24")
         latest.put(image)
-        return av.VideoFrame.from_ndarray(photos.live_overlay(image, reader, rules), format="bgr24")
+        return av.VideoFrame.from_ndarray(live_overlay(image, live), format="rgb24")
 
     try:
         streamer = webrtc_streamer(
@@ -212,6 +216,19 @@ def live_video_ui(rules: Rules) -> bytes | None:
     if st.button("Check this frame", help="Freeze the latest frame to correct and judge it below"):
         return latest.jpeg()
     return None
+
+
+def live_overlay(image: Any, live: LiveReader) -> Any:
+    """One video frame as RGB: the sets boxed by verdict (the full read only when the picture changed,
+    `vision.tracking.LiveReader`) and the frames a second the screen keeps up; a frame that cannot be read
+    shows as it is."""
+    try:
+        shown = live.update(image)
+        verdicts = [None if verdict is None else verdict.valid for verdict in shown.layout.verdicts]
+        canvas = annotate(photos.PhotoReading(frame=image, layout=shown.layout), verdicts)
+    except Exception:  # a failing frame must not stop the stream
+        canvas = image[:, :, ::-1].copy()
+    return draw_rate(canvas, live.fps)
 
 
 def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> None:

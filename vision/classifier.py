@@ -36,6 +36,27 @@ class CropReadings:
     angle_deg: np.ndarray
     not_tile: np.ndarray
 
+    def __len__(self) -> int:
+        return len(self.angle_deg)
+
+    def take(self, rows: np.ndarray) -> CropReadings:
+        """The readings of these crops (indices or a mask), in that order."""
+        return CropReadings(self.topk_class_ids[rows], self.topk_scores[rows], self.angle_deg[rows],
+                            self.not_tile[rows])
+
+    @staticmethod
+    def merge(kept: CropReadings, kept_rows: np.ndarray, fresh: CropReadings) -> CropReadings:
+        """One reading per crop: `kept` at `kept_rows` (a mask over all crops), `fresh` at the others."""
+        rows = np.asarray(kept_rows, bool)
+        parts = []
+        for old, new in ((kept.topk_class_ids, fresh.topk_class_ids), (kept.topk_scores, fresh.topk_scores),
+                         (kept.angle_deg, fresh.angle_deg), (kept.not_tile, fresh.not_tile)):
+            out = np.empty((len(rows), *old.shape[1:]), dtype=old.dtype)
+            out[rows] = old
+            out[~rows] = new
+            parts.append(out)
+        return CropReadings(*parts)
+
 
 def decode_angle(angle_probs: np.ndarray) -> np.ndarray:
     """Degrees counter-clockwise of the tile's up (0 = upright) from (n, bins) probabilities over bins at

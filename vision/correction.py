@@ -9,12 +9,11 @@ in a two-copy game means one was misread; 000_*.txt section 1: 106 tiles, two of
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from assistant.tiles import Tile, tile_from_class_id
 from vision.placed import Layout, PlacedTile, Suggestion
@@ -55,6 +54,26 @@ def _check(tiles: list[Tile | None], rules: Rules) -> SetVerdict | None:
     return check_set([t for t in tiles if t is not None], rules)
 
 
+class SetChecks:
+    """The rules' verdict on each sequence of readings, worked out once per frame: the layout's judge
+    (every combination of doubtful cuts) and the correction ask about the same sets again and again.
+
+    Calling it gives the `SetVerdict` of the readings in that order, None where one is not read.
+    """
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        from assistant.rules import STANDARD
+
+        self.rules = rules or STANDARD
+        self._verdicts: dict[tuple[Tile | None, ...], SetVerdict | None] = {}
+
+    def __call__(self, tiles: list[Tile | None] | tuple[Tile | None, ...]) -> SetVerdict | None:
+        key = tuple(tiles)
+        if key not in self._verdicts:
+            self._verdicts[key] = _check(list(key), self.rules)
+        return self._verdicts[key]
+
+
 def _top_score(detections: Detections, index: int, fallback: float) -> float:
     scores = detections.topk_scores
     if scores.ndim == 2 and scores.shape[1] > 0:
@@ -63,7 +82,7 @@ def _top_score(detections: Detections, index: int, fallback: float) -> float:
 
 
 def _best_fix(
-    tiles: tuple[PlacedTile, ...], detections: Detections, rules: Rules, max_changes: int
+    tiles: tuple[PlacedTile, ...], detections: Detections, checks: SetChecks, max_changes: int
 ) -> list[tuple[int, Tile]] | None:
     """The most likely change of up to `max_changes` tiles to runner-up readings that makes the set valid.
 
@@ -74,25 +93,21 @@ def _best_fix(
     for pos, placed in enumerate(tiles):
         top = max(_top_score(detections, placed.index, placed.confidence), 1e-6)
         options.append([(pos, tile, score / top) for tile, score in runner_ups(detections, placed.index)])
-    best: tuple[float, list[tuple[int, Tile]]] | None = None
     for changes in range(1, max_changes + 1):
         # One change may touch any tile; several only touch tiles already doubtful.
         pool = range(len(tiles)) if changes == 1 else [p for p, t in enumerate(tiles) if t.doubtful]
-        for positions in itertools.combinations(pool, changes):
-            if any(not options[p] for p in positions):
-                continue
-            for combo in itertools.product(*(options[p] for p in positions)):
-                likelihood = float(np.prod([c[2] for c in combo]))
-                if best is not None and likelihood <= best[0]:
-                    continue
-                readings = [t.tile for t in tiles]
-                for pos, tile, _ in combo:
-                    readings[pos] = tile
-                verdict = _check(readings, rules)
-                if verdict is not None and verdict.valid:
-                    best = (likelihood, [(pos, tile) for pos, tile, _ in combo])
-        if best is not None:
-            return best[1]
+        combos = [combo for positions in itertools.combinations(pool, changes)
+                  if all(options[p] for p in positions)
+                  for combo in itertools.product(*(options[p] for p in positions))]
+        # Likeliest first (ties in the order tried): the first change that makes the set valid is the best.
+        likelihoods = [math.prod(c[2] for c in combo) for combo in combos]
+        for k in sorted(range(len(combos)), key=lambda k: -likelihoods[k]):
+            readings = [t.tile for t in tiles]
+            for pos, tile, _ in combos[k]:
+                readings[pos] = tile
+            verdict = checks(readings)
+            if verdict is not None and verdict.valid:
+                return [(pos, tile) for pos, tile, _ in combos[k]]
     return None
 
 
@@ -103,6 +118,7 @@ def correct(
     *,
     doubt_below: float = 0.6,
     max_changes: int = 2,
+    checks: SetChecks | None = None,
 ) -> Layout:
     """The layout with verdicts, doubtful tiles marked and runner-up readings proposed.
 
@@ -112,10 +128,10 @@ def correct(
         rules: the edition (default standard).
         doubt_below: readings scored under this are doubtful even when their set is valid.
         max_changes: most tiles of one set changed at once (the second only among doubtful tiles).
+        checks: the verdicts worked out so far on this frame (`rebuild` shares them with the layout).
     """
-    from assistant.rules import STANDARD
-
-    rules = rules or STANDARD
+    if checks is None or (rules is not None and checks.rules != rules):
+        checks = SetChecks(rules)
     table = [list(s) for s in layout.table]
     racks = [list(r) for r in layout.racks]
     suggestions: list[Suggestion] = []
@@ -125,7 +141,7 @@ def correct(
                              suggestion=proposed if proposed is not None else where[pos].suggestion)
 
     if not layout.orientation_known:
-        table = [_likelier_direction(tiles, rules) for tiles in table]
+        table = [_likelier_direction(tiles, checks) for tiles in table]
 
     for tiles in table + racks:
         for pos, placed in enumerate(tiles):
@@ -135,17 +151,17 @@ def correct(
                 mark(tiles, pos, f"read as {placed.tile.describe()} with score {placed.confidence:.2f}", None)
 
     for set_index, tiles in enumerate(table):
-        verdict = _check([t.tile for t in tiles], rules)
+        verdict = checks([t.tile for t in tiles])
         if len(tiles) < 3 or (verdict is not None and verdict.valid):
             continue
-        fix = _best_fix(tuple(tiles), detections, rules, max_changes)
+        fix = _best_fix(tuple(tiles), detections, checks, max_changes)
         if fix is None:
             continue
         _propose(tiles, fix, f"set {set_index + 1}", "makes the set valid", suggestions, mark)
 
-    problems = _count_check(table, racks, detections, rules, suggestions, mark)
+    problems = _count_check(table, racks, detections, checks, suggestions, mark)
 
-    verdicts = tuple(_check([t.tile for t in s], rules) for s in table)
+    verdicts = tuple(checks([t.tile for t in s]) for s in table)
     return replace(
         layout,
         table=tuple(tuple(s) for s in table),
@@ -156,15 +172,15 @@ def correct(
     )
 
 
-def _likelier_direction(tiles: list[PlacedTile], rules: Rules) -> list[PlacedTile]:
+def _likelier_direction(tiles: list[PlacedTile], checks: SetChecks) -> list[PlacedTile]:
     """Without tile orientations a row may be seen from either side: keep the direction that reads as a set.
 
     A run laid by a player across the table looks descending from here; read backwards it is the run.
     """
-    forward = _check([t.tile for t in tiles], rules)
+    forward = checks([t.tile for t in tiles])
     if len(tiles) < 2 or forward is None or forward.valid:
         return tiles
-    backward = _check([t.tile for t in reversed(tiles)], rules)
+    backward = checks([t.tile for t in reversed(tiles)])
     if backward is not None and backward.valid:
         return [replace(t, angle=t.angle + 180.0) for t in reversed(tiles)]
     return tiles
@@ -184,11 +200,12 @@ def _count_check(
     table: list[list[PlacedTile]],
     racks: list[list[PlacedTile]],
     detections: Detections,
-    rules: Rules,
+    checks: SetChecks,
     suggestions: list[Suggestion],
     mark: Marker,
 ) -> list[str]:
     """Flag readings seen more often than the edition has copies; propose a reading that fits."""
+    rules = checks.rules
     groups = [("set", i, s) for i, s in enumerate(table)] + [("rack", i, r) for i, r in enumerate(racks)]
     counts = Counter(t.corrected for _, _, s in groups for t in s if t.corrected is not None)
     problems = []
@@ -213,7 +230,7 @@ def _count_check(
                 if kind == "set" and len(where_list) >= 3:
                     readings = [t.corrected for t in where_list]
                     readings[pos] = candidate
-                    verdict = _check(readings, rules)
+                    verdict = checks(readings)
                     if verdict is None or not verdict.valid:
                         continue
                 elif score < MIN_COUNT_RUNNER_UP * top:

@@ -67,22 +67,28 @@ def non_max_suppression(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: flo
 
 
 def covered_by_others(xyxy: np.ndarray, order: np.ndarray, grid: int = 12) -> np.ndarray:
-    """(n,) share of each box's area covered by the union of the boxes ranked before it in `order`."""
+    """(n,) share of each box's area covered by the union of the boxes ranked before it in `order`.
+
+    Measured on a `grid` x `grid` lattice of points inside each box, all boxes at once.
+    """
     n = len(xyxy)
     coverage = np.zeros(n, dtype=np.float32)
+    if n < 2:
+        return coverage
+    boxes = np.asarray(xyxy)[order]
     steps = (np.arange(grid) + 0.5) / grid
-    for rank in range(1, n):
-        index = order[rank]
-        x1, y1, x2, y2 = xyxy[index]
-        xs = x1 + steps * (x2 - x1)
-        ys = y1 + steps * (y2 - y1)
-        inside = np.zeros((grid, grid), dtype=bool)
-        for other in order[:rank]:
-            ox1, oy1, ox2, oy2 = xyxy[other]
-            if ox1 >= x2 or ox2 <= x1 or oy1 >= y2 or oy2 <= y1:
-                continue
-            inside |= ((ys >= oy1) & (ys <= oy2))[:, None] & ((xs >= ox1) & (xs <= ox2))[None, :]
-        coverage[index] = inside.mean()
+    x1, y1, x2, y2 = (boxes[:, k : k + 1] for k in range(4))
+    xs = x1 + steps * (x2 - x1)  # (n, grid) lattice of each box, in rank order
+    ys = y1 + steps * (y2 - y1)
+    ox1, oy1, ox2, oy2 = (boxes[None, :, k : k + 1] for k in range(4))
+    # [i, j, g]: lattice line g of box i lies within box j; only boxes j ranked before i count.
+    in_x = (xs[:, None, :] >= ox1) & (xs[:, None, :] <= ox2)
+    in_y = (ys[:, None, :] >= oy1) & (ys[:, None, :] <= oy2)
+    before = np.tri(n, k=-1, dtype=bool)
+    in_x &= before[:, :, None]
+    in_y &= before[:, :, None]
+    inside = np.matmul(in_y.transpose(0, 2, 1).astype(np.float32), in_x.astype(np.float32)) > 0
+    coverage[order] = inside.mean(axis=(1, 2))
     return coverage
 
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.tiles import tile_from_class_id
-from vision.correction import correct
+from vision.correction import SetChecks, correct
 from vision.detections import UNKNOWN_CLASS
 from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
@@ -61,6 +61,13 @@ MAX_RULED_STEPS = 6
 def _wrap180(angle: np.ndarray | float) -> np.ndarray:
     """Angles in degrees folded to [-180, 180)."""
     return (np.asarray(angle, dtype=np.float64) + 180.0) % 360.0 - 180.0
+
+
+def _median(values: np.ndarray | list[float]) -> float:
+    """`np.median` of a few finite values, without numpy's overhead per call (the layout asks per chain)."""
+    ordered = sorted(float(v) for v in values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def circular_mean(angles_deg: np.ndarray, period: float = 360.0) -> float:
@@ -237,7 +244,10 @@ def _chains(
     nexts = {first: (second, step) for first, (_, second, step) in best_next.items()
              if best_prev.get(second, (0.0, -1))[1] == first}
     has_prev = {second for second, _ in nexts.values()}
-    typical = float(np.median([step for _, step in nexts.values()])) if nexts else 1.0
+    typical = _median([step for _, step in nexts.values()]) if nexts else 1.0
+    link_first = np.fromiter(nexts, dtype=np.int64, count=len(nexts))
+    link_step = np.array([step for _, step in nexts.values()], dtype=np.float64)
+    link_angle = angles[link_first]
     chains: list[list[int]] = []
     visited: set[int] = set()
     # Chains start at tiles with no predecessor; whatever is left lies on a loop (overlapping tiles) and
@@ -256,13 +266,15 @@ def _chains(
         col = 0 if axis == "row" else 1
         # A tile partly hidden (or cut by the image border) shows a smaller box, whose centre is off by up
         # to half of what is missing: measure its steps against the chain's whole tiles, less that half.
-        full = float(np.median(sizes[path, col]))
+        full = _median(sizes[path, col])
         for k in range(len(steps)):
             a, b = path[k], path[k + 1]
             if min(sizes[a, col], sizes[b, col]) < 0.7 * full:
                 hidden = max(0.0, full - sizes[a, col]) + max(0.0, full - sizes[b, col])
                 steps[k] = (float(np.hypot(*(centers[b] - centers[a]))) - hidden / 2) / full
-        reference = _typical_step(path, nexts, angles, typical)
+        in_path = np.zeros(len(centers), bool)
+        in_path[path] = True
+        reference = _typical_step(in_path[link_first], link_step, link_angle - angles[path[0]], typical)
         excess, explained = _gap_excess(steps, reference, params.gap_fraction)
         for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
             # Two tiles side by side are a started set only when laid square to each other; two loose
@@ -335,19 +347,15 @@ def _link_candidates(
             for p, q in np.argwhere(ok)]
 
 
-def _typical_step(path: list[int], nexts: dict[int, tuple[int, float]], angles: np.ndarray,
-                  overall: float) -> float:
+def _typical_step(own: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray, overall: float) -> float:
     """The usual step between touching tiles turned like this chain's, from the other chains' links.
 
     Sets turned another way (laid from another side) have their own bias in the estimated tile size, so
     they are compared among themselves; with fewer than three such links the whole table's usual step is
-    used.
+    used. Per link: whether it starts in this chain, its step, its first tile's angle less the chain's.
     """
-    own = set(path)
-    ref = angles[path[0]]
-    similar = [step for first, (_, step) in nexts.items()
-               if first not in own and abs(float(_wrap180((angles[first] - ref) * 2)) / 2) < 20.0]
-    return float(np.median(similar)) if len(similar) >= 3 else overall
+    similar = link_step[~own & (np.abs(_wrap180(link_turn * 2)) / 2 < 20.0)]
+    return _median(similar) if len(similar) >= 3 else overall
 
 
 def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tuple[list[float], set[int]]:
@@ -637,26 +645,31 @@ def _placed_tiles(detections: Detections, centers: np.ndarray, angles: np.ndarra
     return placed
 
 
-def set_judge(detections: Detections, rules: Rules | None, orientation_known: bool | None = None) -> SetJudge:
+def set_judge(detections: Detections, rules: Rules | None, orientation_known: bool | None = None,
+              checks: SetChecks | None = None) -> SetJudge:
     """A judge for `group`: the best readings of these detections, in order, form a valid set.
 
-    Without known orientations a row may be read either way, so either direction counts.
+    Without known orientations a row may be read either way, so either direction counts. `checks` keeps
+    the verdicts for the correction of the same frame.
     """
-    from assistant.rules import STANDARD
-    from assistant.sets import check_set
-
-    rules = rules or STANDARD
+    if checks is None or (rules is not None and checks.rules != rules):
+        checks = SetChecks(rules)
     class_ids = np.asarray(detections.class_id)
     either_way = orientation_known is False or (
         orientation_known is None and not np.any(np.asarray(detections.angle) != 0))
+    tiles_of = [None if cid == UNKNOWN_CLASS else tile_from_class_id(int(cid)) for cid in class_ids]
 
     def judge(indices: list[int]) -> bool:
-        if any(class_ids[i] == UNKNOWN_CLASS for i in indices):
+        tiles = [tiles_of[i] for i in indices]
+        if any(tile is None for tile in tiles):
             return False
-        tiles = [tile_from_class_id(int(class_ids[i])) for i in indices]
-        if check_set(tiles, rules).valid:
+        verdict = checks(tiles)
+        if verdict is not None and verdict.valid:
             return True
-        return either_way and check_set(tiles[::-1], rules).valid
+        if not either_way:
+            return False
+        backward = checks(tiles[::-1])
+        return backward is not None and backward.valid
 
     return judge
 
@@ -684,9 +697,10 @@ def rebuild(
     """
 
     detections, _ = settle_half_turns(detections)
+    checks = SetChecks(rules)
     layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
-                   judge=set_judge(detections, rules, orientation_known), frame=frame)
-    return mark_small_tiles(correct(layout, detections, rules, doubt_below=doubt_below))
+                   judge=set_judge(detections, rules, orientation_known, checks), frame=frame)
+    return mark_small_tiles(correct(layout, detections, rules, doubt_below=doubt_below, checks=checks))
 
 
 SMALL_TILE = 0.6

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from vision.confidence import ConfidenceMap
-from vision.detections import Detections
+from vision.detections import UNKNOWN_CLASS, Detections
 from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError, load_image
 from vision.layout import rebuild
@@ -57,20 +57,14 @@ def tiles_to_json(
     """The contract's `tiles` list: token (`?` where not read), box in pixels, and the confidence that the
     tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given)."""
     calibrate = confidence_map or shipped_confidence_map()
-    tiles = []
-    for tile, box, detected, read in zip(
-        detections.tiles(), detections.xyxy, detections.confidence, detections.class_confidence, strict=True
-    ):
-        raw = float(detected) if tile is None else float(detected * read)
-        confidence = float(calibrate(raw))
-        tiles.append(
-            {
-                "tile": "?" if tile is None else str(tile),
-                "box": [round(float(v), 1) for v in box],
-                "confidence": round(confidence, 4),
-            }
-        )
-    return tiles
+    read = detections.class_id != UNKNOWN_CLASS
+    raw = np.where(read, detections.confidence * detections.class_confidence, detections.confidence)
+    confidences = np.asarray(calibrate(raw.astype(np.float64)), dtype=np.float64).reshape(-1)
+    boxes = np.asarray(detections.xyxy, dtype=np.float64).round(1).tolist()
+    return [
+        {"tile": "?" if tile is None else str(tile), "box": box, "confidence": round(float(confidence), 4)}
+        for tile, box, confidence in zip(detections.tiles(), boxes, confidences, strict=True)
+    ]
 
 
 def read_document(

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.classifier import ClassifierEnsemble, TileClassifier
+from vision.classifier import ClassifierEnsemble, CropReadings, TileClassifier
 from vision.detections import Detections
 from vision.detector import TileDetector
 from vision.onnx_models import ModelLoadError, model_path
@@ -123,33 +123,46 @@ class TileReader:
             )
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
-        self.rejected = Detections.empty()
-        self.cloth = Detections.empty()
-        if self.classifier is not None and len(found):
-            if isinstance(self.classifier, TileClassifier) and profile is not None:
-                from vision import calibration
-
-                found, readings, self.cloth = calibration.read_profiled(
-                    self.classifier, image, found, profile
-                )
-                topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
-                angle, not_tile = readings.angle_deg, readings.not_tile
-            elif isinstance(self.classifier, TileClassifier):
-                readings = self.classifier.read(image, found.xyxy)
-                topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
-                angle, not_tile = readings.angle_deg, readings.not_tile
-            else:
-                topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
-                not_tile = np.zeros(len(found), np.float32)
-            found = found.with_readings(topk_ids, topk_scores, angle)
-            rejected = not_tile > self.not_a_tile_above
-            if rejected.any():
-                self.rejected = found[rejected]
-                found = found[~rejected]
-            found, _ = settle_half_turns(found)
+        found = self.read_faces(image, found)
         self.timings = ReadTimings(
             detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
         )
+        return found
+
+    def read_faces(
+        self, image: np.ndarray, found: Detections, readings: CropReadings | None = None
+    ) -> Detections:
+        """The detected tiles `found` with their readings, as `read` gives them.
+
+        `readings` (one row per detection) are used instead of running the classifier: the live screen
+        keeps the readings of tiles that have not changed since the last frame (`vision.tracking`).
+        With a profile, what it learned of the table is left out (kept in `cloth`) and its inks applied.
+        """
+        self.rejected = Detections.empty()
+        self.cloth = Detections.empty()
+        if self.classifier is None or not len(found):
+            return found
+        if readings is None and isinstance(self.classifier, TileClassifier):
+            if self.profile is not None:
+                from vision import calibration
+
+                found, readings, self.cloth = calibration.read_profiled(
+                    self.classifier, image, found, self.profile
+                )
+            else:
+                readings = self.classifier.read(image, found.xyxy)
+        if readings is not None:
+            topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
+            angle, not_tile = readings.angle_deg, readings.not_tile
+        else:
+            topk_ids, topk_scores, angle = self.classifier.classify(image, found.xyxy)
+            not_tile = np.zeros(len(found), np.float32)
+        found = found.with_readings(topk_ids, topk_scores, angle)
+        rejected = not_tile > self.not_a_tile_above
+        if rejected.any():
+            self.rejected = found[rejected]
+            found = found[~rejected]
+        found, _ = settle_half_turns(found)
         return found
 
 

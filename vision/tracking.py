@@ -9,13 +9,19 @@ moment the app can take a before/after snapshot of a turn.
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
-from vision.detections import UNKNOWN_CLASS, Detections
+from vision.classifier import CropReadings, TileClassifier
+from vision.crops import cut_crops
+from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.layout import rebuild
 from vision.placed import Layout
 
@@ -203,3 +209,131 @@ class TableTracker:
         # A tile out of view (a hand over it) keeps the vote but not the settle count.
         settled = self.watch.update(table_signature(layout), in_view=self.vote.last_all_seen)
         return TrackedFrame(layout, voted, settled, self.watch.just_settled)
+
+
+LIVE_THUMBNAIL = (64, 48)
+"""Size at which a live frame is compared with the last one read (averaging away the camera's noise)."""
+
+
+@dataclass(frozen=True)
+class LiveFrame:
+    """What the live screen shows for one frame: the layout, the tiles, and how it was worked out.
+
+    Attributes:
+        step: "kept" (the picture had not changed: the last reading stands), "tracked" (detected again,
+            tiles that had not changed kept their readings) or "read" (read in full).
+        classified: tiles the classifier read for this frame.
+    """
+
+    layout: Layout
+    detections: Detections
+    step: str
+    classified: int = 0
+
+
+class LiveReader:
+    """Reads a camera stream for the live screen without running the whole read on every frame.
+
+    Each frame is compared with the last frame read, at thumbnail size. While the picture stays the same
+    (no hand over the table, the camera still), the last reading stands. When it changes, the detector
+    runs again; each tile whose crop is the same as when it was last read (same place, same pixels) keeps
+    its reading, so the classifier only reads tiles that are new or changed; then the layout is rebuilt.
+    At least every `refresh_s` seconds the frame is read in full.
+
+    `fps` is the rate of frames handled over the last `window_s` seconds, for the screen to show.
+
+    Args:
+        reader: a `vision.reader.TileReader` (any object with `read(frame)` works, read in full each time).
+        change_above: mean grey-level difference of the thumbnails (0-255) that counts as a change.
+        crop_change_above: mean difference of a tile's crop (0-255) above which it is read again.
+        same_place_iou: a tile is in the same place as one read before when their boxes overlap this much.
+    """
+
+    def __init__(self, reader: Any, rules: Rules | None = None, *, change_above: float = 2.0,
+                 crop_change_above: float = 6.0, same_place_iou: float = 0.8, refresh_s: float = 2.0,
+                 window_s: float = 2.0, clock: Any = time.monotonic) -> None:
+        self.reader = reader
+        self.rules = rules
+        self.change_above = change_above
+        self.crop_change_above = crop_change_above
+        self.same_place_iou = same_place_iou
+        self.refresh_s = refresh_s
+        self.window_s = window_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._last: LiveFrame | None = None
+        self._thumbnail: np.ndarray | None = None
+        self._read_at = -math.inf
+        self._boxes = np.zeros((0, 4), np.float32)
+        self._crops = np.zeros((0, 1, 1, 3), np.uint8)
+        self._readings: Any = None
+        self._handled: deque[float] = deque()
+
+    @property
+    def fps(self) -> float:
+        """Frames handled a second over the last `window_s` seconds (0 before two frames)."""
+        with self._lock:
+            times = list(self._handled)
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+    def update(self, frame: np.ndarray) -> LiveFrame:
+        """Handle one BGR frame; returns what the screen shows for it."""
+        now = self._clock()
+        thumbnail = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), LIVE_THUMBNAIL,
+                               interpolation=cv2.INTER_AREA).astype(np.float32)
+        same = (self._last is not None and self._thumbnail is not None
+                and self._thumbnail.shape == thumbnail.shape
+                and float(np.abs(thumbnail - self._thumbnail).mean()) <= self.change_above
+                and now - self._read_at < self.refresh_s)
+        if same:
+            assert self._last is not None
+            shown = LiveFrame(self._last.layout, self._last.detections, "kept")
+        else:
+            shown = self._read(frame, full=now - self._read_at >= self.refresh_s)
+            self._last, self._thumbnail = shown, thumbnail
+            if shown.step == "read":
+                self._read_at = now
+        with self._lock:
+            self._handled.append(now)
+            while self._handled and self._handled[0] < now - self.window_s:
+                self._handled.popleft()
+        return shown
+
+    def _read(self, frame: np.ndarray, full: bool) -> LiveFrame:
+        height, width = frame.shape[:2]
+        classifier = getattr(self.reader, "classifier", None)
+        if not isinstance(classifier, TileClassifier):
+            detections = self.reader.read(frame)
+            layout = rebuild(detections, self.rules, image_size=(width, height), frame=frame)
+            self._boxes = np.zeros((0, 4), np.float32)
+            return LiveFrame(layout, detections, "read", len(detections))
+        found = self.reader.detector.detect(frame)
+        crops = cut_crops(frame, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
+        kept = np.zeros(len(found), bool)
+        source = np.zeros(len(found), np.int64)
+        if not full and len(found) and len(self._boxes) and self._readings is not None:
+            overlap = box_iou(found.xyxy, self._boxes)
+            source = overlap.argmax(axis=1)
+            before = self._crops[source].astype(np.int16)
+            difference = np.abs(crops.astype(np.int16) - before).mean(axis=(1, 2, 3))
+            kept = (overlap.max(axis=1) >= self.same_place_iou) & (difference <= self.crop_change_above)
+        fresh = classifier.read_crops(crops[~kept])
+        readings = CropReadings.merge(self._readings.take(source[kept]), kept, fresh) if kept.any() else fresh
+        detections = self.reader.read_faces(frame, found, readings)
+        self._boxes, self._crops, self._readings = found.xyxy, crops, readings
+        layout = rebuild(detections, self.rules, image_size=(width, height), frame=frame)
+        return LiveFrame(layout, detections, "tracked" if kept.any() else "read", int((~kept).sum()))
+
+
+def draw_rate(canvas: np.ndarray, fps: float) -> np.ndarray:
+    """`canvas` (an image, drawn on in place) with the live screen's frame rate in its top left corner."""
+    text = f"{fps:.1f} fps"
+    scale = max(0.5, canvas.shape[1] / 1400)
+    thickness = max(1, round(2 * scale))
+    (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    cv2.rectangle(canvas, (4, 4), (12 + w, 12 + h + base), (0, 0, 0), -1)
+    cv2.putText(canvas, text, (8, 8 + h), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness,
+                cv2.LINE_AA)
+    return canvas
