@@ -116,6 +116,7 @@ class TileDetector:
         self.class_names = _class_names(self.session)
         if "tile" not in self.class_names:
             raise ModelLoadError(f"{self.path}: no 'tile' class among {self.class_names}")
+        self.tile_class = self.class_names.index("tile")
         self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
         self.rack_confidence = DEFAULT_RACK_CONFIDENCE
         self.confidence = confidence
@@ -141,41 +142,39 @@ class TileDetector:
         confidence: float | None = None,
     ) -> Detections:
         threshold = self.confidence if confidence is None else confidence
-        all_rows = raw[0].T  # (N, 4 + classes)
-        height, width = frame_hw
+        rows = raw[0].T  # (N, 4 + classes)
         racks = None
         if self.rack_class is not None:
-            racks = self._boxes_of(all_rows, 4 + self.rack_class, self.rack_confidence, geometry, frame_hw)
-        rows = all_rows
-        scores = rows[:, 4 + self.class_names.index("tile")]
-        keep = scores >= threshold
-        rows, scores = rows[keep], scores[keep]
-        centre, size = rows[:, :2], rows[:, 2:4]
-        xyxy = np.concatenate([centre - size / 2, centre + size / 2], axis=1)
-        kept = non_max_suppression(xyxy, scores, self.iou)
-        if self.max_coverage <= 1.0 and len(kept) > 1:
-            coverage = covered_by_others(xyxy[kept], np.arange(len(kept)))
-            kept = kept[coverage < self.max_coverage]
-        boxes = geometry.to_frame(xyxy[kept])
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
-        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
+            racks = self._boxes_of(rows, self.rack_class, self.rack_confidence, geometry, frame_hw)
+        boxes, scores = self._boxes_of(
+            rows, self.tile_class, threshold, geometry, frame_hw, self.max_coverage
+        )
         nonempty = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
         return Detections(
             xyxy=boxes[nonempty],
-            confidence=scores[kept][nonempty],
+            confidence=scores[nonempty],
             rack_xyxy=None if racks is None else racks[0],
             rack_confidence=None if racks is None else racks[1],
         )
 
     def _boxes_of(
-        self, rows: np.ndarray, column: int, threshold: float, geometry: Letterbox, frame_hw: tuple[int, int]
+        self,
+        rows: np.ndarray,
+        class_index: int,
+        threshold: float,
+        geometry: Letterbox,
+        frame_hw: tuple[int, int],
+        max_coverage: float = 2.0,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Boxes (frame pixels, clipped) and scores of one class, after its own NMS."""
-        scores = rows[:, column]
+        """Boxes (frame pixels, clipped) and scores of one class after its own NMS; with `max_coverage`
+        <= 1, a box that much covered by better-scored ones is dropped too."""
+        scores = rows[:, 4 + class_index]
         keep = scores >= threshold
         rows, scores = rows[keep], scores[keep]
         xyxy = np.concatenate([rows[:, :2] - rows[:, 2:4] / 2, rows[:, :2] + rows[:, 2:4] / 2], axis=1)
         kept = non_max_suppression(xyxy, scores, self.iou)
+        if max_coverage <= 1.0 and len(kept) > 1:
+            kept = kept[covered_by_others(xyxy[kept], np.arange(len(kept))) < max_coverage]
         boxes = geometry.to_frame(xyxy[kept])
         height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
