@@ -23,6 +23,20 @@ DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
 DEFAULT_RACK_CONFIDENCE = 0.25
+"""A rack is reported when the best of the boxes joined into it (`join_rack_parts`) scores this much."""
+RACK_PART_CONFIDENCE = 0.1
+"""Rack boxes scoring this much take part in the joining: the detector often sees a long rack as two or
+three overlapping parts (its left and right halves, one tier), each scored low."""
+RACK_PART_OVERLAP = 0.2
+"""Two rack boxes are parts of one rack when their overlap is this share of the smaller one ..."""
+RACK_PART_BAND = 0.5
+"""... and they share this much of the smaller one's height (of its width for racks standing upright)."""
+CLOSE_UP_BELOW = 6
+"""A frame with fewer tiles than this gets a second look shrunk (`CLOSE_UP_SCALE`): tiles that fill a
+close-up photo are far larger than any the detector sees at its input size on a table."""
+CLOSE_UP_SCALE = 0.33
+CLOSE_UP_MIN_SIDE = 0.2
+"""From the second look only tiles whose shorter side is at least this share of the frame's are kept."""
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
 
@@ -64,6 +78,51 @@ def non_max_suppression(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: flo
     kept = cv2.dnn.NMSBoxes(xywh.tolist(), scores.astype(np.float32).tolist(), 0.0, iou_threshold)
     kept = np.asarray(kept, dtype=np.int64).reshape(-1)
     return kept[np.argsort(-scores[kept], kind="stable")]
+
+
+def join_rack_parts(
+    xyxy: np.ndarray,
+    scores: np.ndarray,
+    keep_above: float = DEFAULT_RACK_CONFIDENCE,
+    overlap: float = RACK_PART_OVERLAP,
+    band: float = RACK_PART_BAND,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Whole racks from the detector's rack boxes: boxes that overlap along one band (parts of one long
+    rack) become their union, scored by their best part; unions whose best part scores under `keep_above`
+    are dropped. Boxes side by side without overlap (two racks next to each other) stay apart."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    scores = np.asarray(scores, np.float32).reshape(-1)
+    n = len(xyxy)
+    if n == 0:
+        return xyxy.astype(np.float32), scores
+    sides = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1e-9)
+    low = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    span = np.clip(np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:]) - low, 0, None)
+    area = sides.prod(axis=1)
+    shared = span.prod(axis=2) / np.minimum(area[:, None], area[None, :])
+    wide = sides[:, 0] >= sides[:, 1]
+    # Along the height for racks lying wide in the frame, along the width for racks standing upright.
+    thinner = np.minimum(sides[:, None, :], sides[None, :, :])
+    both_wide = wide[:, None] & wide[None, :]
+    across = np.where(both_wide, span[..., 1] / thinner[..., 1], span[..., 0] / thinner[..., 0])
+    mixed = wide[:, None] != wide[None, :]
+    joined = (shared >= overlap) & ((across >= band) | mixed)
+    group = np.arange(n)
+    for _ in range(n):  # labels spread along joined pairs until every part has its rack's smallest index
+        spread = np.where(joined, group[None, :], n).min(axis=1)
+        settled = np.minimum(group, spread)
+        if np.array_equal(settled, group):
+            break
+        group = settled
+    boxes, best = [], []
+    for label in np.unique(group):
+        members = group == label
+        top = float(scores[members].max())
+        if top >= keep_above:
+            boxes.append(np.concatenate([xyxy[members, :2].min(axis=0), xyxy[members, 2:].max(axis=0)]))
+            best.append(top)
+    order = np.argsort(-np.asarray(best), kind="stable")
+    return (np.asarray(boxes, np.float32).reshape(-1, 4)[order], np.asarray(best, np.float32)[order])
 
 
 def covered_by_others(xyxy: np.ndarray, order: np.ndarray, grid: int = 12) -> np.ndarray:
@@ -122,6 +181,7 @@ class TileDetector:
         self.confidence = confidence
         self.iou = iou
         self.max_coverage = max_coverage
+        self.close_up_look = True
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         boxed, geometry = letterbox(image, self.input_size)
@@ -129,10 +189,43 @@ class TileDetector:
         return tensor, geometry
 
     def detect(self, image: np.ndarray, confidence: float | None = None) -> Detections:
-        """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first."""
+        """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. A frame with few tiles
+        is looked at again shrunk, for tiles filling a close-up (`close_up_look`)."""
+        found = self.detect_once(image, confidence)
+        if self.close_up_look and len(found) < CLOSE_UP_BELOW:
+            found = self._with_close_ups(image, found, confidence)
+        return found
+
+    def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         tensor, geometry = self.preprocess(image)
         (raw,) = self.session.run(None, {self.input_name: tensor})
         return self.postprocess(raw, geometry, image.shape[:2], confidence)
+
+    def _with_close_ups(self, image: np.ndarray, found: Detections, confidence: float | None) -> Detections:
+        height, width = image.shape[:2]
+        small_w, small_h = max(1, round(width * CLOSE_UP_SCALE)), max(1, round(height * CLOSE_UP_SCALE))
+        small = cv2.resize(image, (small_w, small_h), interpolation=cv2.INTER_AREA)
+        canvas = np.full_like(image, LETTERBOX_FILL)
+        top, left = (height - small_h) // 2, (width - small_w) // 2
+        canvas[top : top + small_h, left : left + small_w] = small
+        tensor, geometry = self.preprocess(canvas)
+        (raw,) = self.session.run(None, {self.input_name: tensor})
+        rows = raw[0].T
+        threshold = self.confidence if confidence is None else confidence
+        boxes, scores = self._boxes_of(
+            rows, self.tile_class, threshold, geometry, (height, width), self.max_coverage
+        )
+        boxes[:, [0, 2]] = ((boxes[:, [0, 2]] - left) / CLOSE_UP_SCALE).clip(0, width)
+        boxes[:, [1, 3]] = ((boxes[:, [1, 3]] - top) / CLOSE_UP_SCALE).clip(0, height)
+        sides = (boxes[:, 2:] - boxes[:, :2]).min(axis=1) if len(boxes) else np.zeros(0)
+        big = sides >= CLOSE_UP_MIN_SIDE * min(height, width)
+        if not big.any():
+            return found
+        xyxy = np.concatenate([found.xyxy, boxes[big]])
+        scores = np.concatenate([found.confidence, scores[big]])
+        kept = non_max_suppression(xyxy, scores, self.iou)
+        return Detections(xyxy=xyxy[kept], confidence=scores[kept], rack_xyxy=found.rack_xyxy,
+                          rack_confidence=found.rack_confidence)
 
     def postprocess(
         self,
@@ -145,7 +238,10 @@ class TileDetector:
         rows = raw[0].T  # (N, 4 + classes)
         racks = None
         if self.rack_class is not None:
-            racks = self._boxes_of(rows, self.rack_class, self.rack_confidence, geometry, frame_hw)
+            parts = self._boxes_of(
+                rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
+            )
+            racks = join_rack_parts(*parts, keep_above=self.rack_confidence)
         boxes, scores = self._boxes_of(
             rows, self.tile_class, threshold, geometry, frame_hw, self.max_coverage
         )

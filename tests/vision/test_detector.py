@@ -10,7 +10,7 @@ import pytest
 from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
 from vision.detections import UNKNOWN_CLASS, box_iou
-from vision.detector import TileDetector, covered_by_others, letterbox, non_max_suppression
+from vision.detector import TileDetector, covered_by_others, join_rack_parts, letterbox, non_max_suppression
 from vision.onnx_models import ModelLoadError, model_path
 from vision.reader import TileReader
 
@@ -151,3 +151,46 @@ def test_the_shipped_detector_finds_racks_as_their_own_class(detector: TileDetec
     found = detector.postprocess(rows, geometry, (320, 320))
     assert len(found) == 1
     assert found.rack_xyxy.round().tolist() == [[10.0, 155.0, 310.0, 245.0]]
+
+
+def test_overlapping_parts_of_one_long_rack_become_one_rack() -> None:
+    # The detector sees a long rack as its left and right halves: one rack, scored by its best part.
+    parts = np.array([[0, 100, 600, 200], [400, 105, 1000, 210]], float)
+    racks, scores = join_rack_parts(parts, np.array([0.15, 0.3]), keep_above=0.25)
+    assert racks.tolist() == [[0, 100, 1000, 210]]
+    assert scores.tolist() == pytest.approx([0.3])
+
+
+def test_racks_side_by_side_or_far_apart_stay_apart() -> None:
+    side_by_side = np.array([[0, 100, 400, 200], [420, 100, 900, 200], [0, 600, 500, 700]], float)
+    racks, _ = join_rack_parts(side_by_side, np.array([0.5, 0.4, 0.3]), keep_above=0.25)
+    assert len(racks) == 3
+
+
+def test_a_rack_whose_best_part_scores_low_is_dropped() -> None:
+    racks, _ = join_rack_parts(np.array([[0, 0, 500, 100], [300, 0, 800, 100]], float),
+                               np.array([0.12, 0.2]), keep_above=0.25)
+    assert len(racks) == 0
+
+
+def test_one_tier_inside_the_whole_rack_joins_it() -> None:
+    whole_and_tier = np.array([[0, 0, 800, 300], [20, 0, 780, 140]], float)
+    racks, _ = join_rack_parts(whole_and_tier, np.array([0.4, 0.3]), keep_above=0.25)
+    assert racks.tolist() == [[0, 0, 800, 300]]
+
+
+def test_tiles_filling_a_close_up_are_found_by_the_second_look(detector: TileDetector) -> None:
+    found_once = found = tiles = 0
+    for index in range(12):  # seed 9000: never used in training
+        image, truth, _ = render_indexed(9000, index, long_side=1000, kind="fill")
+        boxes = np.array([t.box for t in truth.tiles if t.labelled], dtype=np.float64).reshape(-1, 4)
+        tiles += len(boxes)
+        for detections, counter in ((detector.detect_once(image), "once"), (detector.detect(image), "both")):
+            hits = int((box_iou(boxes, detections.xyxy).max(axis=1) >= 0.5).sum()) if len(detections) else 0
+            if counter == "once":
+                found_once += hits
+            else:
+                found += hits
+    assert tiles >= 12
+    assert found >= 0.7 * tiles
+    assert found > found_once

@@ -161,9 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
 
+    # Without --classifier: the classifiers `rummi read` uses (the ensemble models/classifiers.json lists).
     reader = TileReader(
         TileDetector(args.detector) if args.detector else None,
-        TileClassifier(args.classifier) if args.classifier else TileClassifier(),
+        **({"classifier": TileClassifier(args.classifier)} if args.classifier else {}),
     )
     report: dict[str, Any] = {}
     everything = KindScores()
