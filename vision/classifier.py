@@ -205,6 +205,31 @@ class TileClassifier:
         return class_probs[:, : len(CLASS_NAMES)], not_tile, angle_probs
 
 
+_JOKER = CLASS_NAMES.index("joker")
+_FACE_COLOURS = sorted({n.split("_")[0] for n in CLASS_NAMES if n != "joker"})
+_FACE_NUMBERS = sorted({n.split("_")[1] for n in CLASS_NAMES if n != "joker"}, key=int)
+_COLOUR_ONE_HOT = np.zeros((len(CLASS_NAMES), len(_FACE_COLOURS)))
+_NUMBER_ONE_HOT = np.zeros((len(CLASS_NAMES), len(_FACE_NUMBERS)))
+for _index, _name in enumerate(CLASS_NAMES):
+    if _index != _JOKER:
+        _colour, _number = _name.split("_")
+        _COLOUR_ONE_HOT[_index, _FACE_COLOURS.index(_colour)] = 1.0
+        _NUMBER_ONE_HOT[_index, _FACE_NUMBERS.index(_number)] = 1.0
+
+
+def _colour_from(colour_mix: np.ndarray, tile_mix: np.ndarray) -> np.ndarray:
+    """Tile probabilities whose colour comes from `colour_mix` and whose number (and joker) from
+    `tile_mix`: P(colour, number) = (1 - P(joker)) P(colour | not joker) P(number | not joker)."""
+    colour = colour_mix @ _COLOUR_ONE_HOT
+    number = tile_mix @ _NUMBER_ONE_HOT
+    colour /= np.maximum(colour.sum(axis=1, keepdims=True), 1e-12)
+    number /= np.maximum(number.sum(axis=1, keepdims=True), 1e-12)
+    joker = tile_mix[:, _JOKER]
+    out = (1.0 - joker)[:, None] * (colour @ _COLOUR_ONE_HOT.T) * (number @ _NUMBER_ONE_HOT.T)
+    out[:, _JOKER] = joker
+    return out
+
+
 def readings_of(
     tile_probs: np.ndarray, not_tile: np.ndarray, angle_probs: np.ndarray, k: int
 ) -> CropReadings:
@@ -218,7 +243,12 @@ class ClassifierEnsemble(TileClassifier):
     """Crop classifiers read as one: their tile readings and up directions averaged, "not a tile" from those
     trained to say it. All members must cut crops alike (size and margin)."""
 
-    def __init__(self, members: list[TileClassifier], weights: list[float] | None = None) -> None:
+    def __init__(
+        self,
+        members: list[TileClassifier],
+        weights: list[float] | None = None,
+        colour_weights: list[float] | None = None,
+    ) -> None:
         if not members:
             raise ValueError("an ensemble needs at least one classifier")
         first = members[0]
@@ -228,6 +258,12 @@ class ClassifierEnsemble(TileClassifier):
         self.members = members
         self.weights = np.asarray(weights or [1.0] * len(members), np.float64)
         self.weights /= self.weights.sum()
+        self.colour_weights: np.ndarray | None = None
+        if colour_weights is not None:
+            if len(colour_weights) != len(members):
+                raise ValueError("an ensemble needs one colour weight per classifier")
+            self.colour_weights = np.asarray(colour_weights, np.float64)
+            self.colour_weights /= self.colour_weights.sum()
         self.k = first.k
         self.crop_size, self.crop_margin = first.crop_size, first.crop_margin
         self.angle_bins = first.angle_bins
@@ -237,6 +273,9 @@ class ClassifierEnsemble(TileClassifier):
     def probabilities(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         tiles, not_tiles, angles = zip(*(m.probabilities(crops_bgr) for m in self.members), strict=True)
         tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
+        if self.colour_weights is not None:
+            colour_mix = sum(w * t for w, t in zip(self.colour_weights, tiles, strict=True))
+            tile = _colour_from(colour_mix, tile)
         angle = sum(w * a for w, a in zip(self.weights, angles, strict=True))
         judges = [n for m, n in zip(self.members, not_tiles, strict=True) if m.knows_not_a_tile]
         not_tile = np.mean(judges, axis=0) if judges else np.zeros(len(crops_bgr))

@@ -48,9 +48,11 @@ def load_classifier() -> CropClassifier | None:
     try:
         members = json.loads(listing.read_text())["members"]
         files, weights = [m["file"] for m in members], [float(m["weight"]) for m in members]
+        has_colour_weights = any("colour_weight" in m for m in members)
+        colour_weights = [float(m["colour_weight"]) for m in members] if has_colour_weights else None
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
-    return ClassifierEnsemble([TileClassifier(model_path(f)) for f in files], weights)
+    return ClassifierEnsemble([TileClassifier(model_path(f)) for f in files], weights, colour_weights)
 
 
 @dataclass

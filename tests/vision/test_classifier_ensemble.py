@@ -1,0 +1,74 @@
+"""vision.classifier.ClassifierEnsemble: numbers and colours mixed with their own weights."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from assistant.tiles import CLASS_INDEX, CLASS_NAMES
+from vision.classifier import ClassifierEnsemble
+from vision.onnx_models import model_path
+from vision.reader import load_classifier
+
+
+class FixedReader:
+    """A crop classifier that reads every crop as the same probabilities."""
+
+    knows_not_a_tile = True
+    crop_size, crop_margin, angle_bins, k, path = 64, 0.1, 36, 3, None
+
+    def __init__(self, tile: dict[str, float], not_tile: float = 0.0) -> None:
+        self.tile = np.zeros(len(CLASS_NAMES))
+        for name, p in tile.items():
+            self.tile[CLASS_INDEX[name]] = p
+        self.not_tile = not_tile
+
+    def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(crops)
+        return np.tile(self.tile, (n, 1)), np.full(n, self.not_tile), np.full((n, 36), 1 / 36)
+
+
+def crops(n: int = 2) -> np.ndarray:
+    return np.zeros((n, 64, 64, 3), np.uint8)
+
+
+def test_colour_comes_from_the_colour_weights_and_number_from_the_number_weights() -> None:
+    # The first reads numbers well but sees an unfamiliar teal as black; the second knows the ink.
+    numbers_right = FixedReader({"black_9": 0.9, "blue_6": 0.1})
+    inks_right = FixedReader({"blue_6": 0.6, "blue_9": 0.4})
+    ensemble = ClassifierEnsemble([numbers_right, inks_right], [0.7, 0.3], [0.2, 0.8])  # type: ignore[list-item]
+    tile, _, _ = ensemble.probabilities(crops())
+    assert CLASS_NAMES[int(tile[0].argmax())] == "blue_9"
+    assert tile.sum(axis=1) == pytest.approx([1.0, 1.0])
+
+
+def test_without_colour_weights_the_mix_is_one_average() -> None:
+    numbers_right = FixedReader({"black_9": 0.9, "blue_6": 0.1})
+    inks_right = FixedReader({"blue_6": 0.6, "blue_9": 0.4})
+    ensemble = ClassifierEnsemble([numbers_right, inks_right], [0.7, 0.3])  # type: ignore[list-item]
+    tile, _, _ = ensemble.probabilities(crops())
+    assert CLASS_NAMES[int(tile[0].argmax())] == "black_9"
+
+
+def test_a_joker_keeps_its_mixed_probability() -> None:
+    joker = FixedReader({"joker": 0.8, "red_1": 0.2})
+    face = FixedReader({"red_1": 1.0})
+    ensemble = ClassifierEnsemble([joker, face], [0.5, 0.5], [0.5, 0.5])  # type: ignore[list-item]
+    tile, _, _ = ensemble.probabilities(crops(1))
+    assert tile[0, CLASS_INDEX["joker"]] == pytest.approx(0.4)
+    assert tile[0, CLASS_INDEX["red_1"]] == pytest.approx(0.6)
+
+
+def test_one_colour_weight_per_member_is_required() -> None:
+    with pytest.raises(ValueError, match="colour weight"):
+        ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], [1.0])  # type: ignore[list-item]
+
+
+def test_the_shipped_listing_gives_colour_weights_to_the_reader() -> None:
+    listing = json.loads(model_path("classifiers.json").read_text())
+    ensemble = load_classifier()
+    assert isinstance(ensemble, ClassifierEnsemble)
+    expected = np.array([m["colour_weight"] for m in listing["members"]], float)
+    assert ensemble.colour_weights == pytest.approx(expected / expected.sum())
