@@ -188,12 +188,3 @@ def test_bad_calibration_input_is_exit_2(
     (tmp_path / "x.jpg").write_bytes(cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes())
     assert main(argv) == 2
     assert message in capsys.readouterr().err
-
-
-def test_profiles_lie_beside_an_sqlite_file_given_as_path_or_url(tmp_path) -> None:
-    from vision.profile_store import game_profile_path
-
-    assert game_profile_path(tmp_path / "games.sqlite3", 3) == tmp_path / "profiles" / "game-3.profile"
-    url = f"sqlite:///{tmp_path}/games.sqlite3"
-    assert game_profile_path(url, 3) == tmp_path / "profiles" / "game-3.profile"
-    assert "sqlite:" not in str(game_profile_path("postgresql+psycopg://u@h/db", 3))
