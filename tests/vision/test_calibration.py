@@ -12,7 +12,15 @@ import pytest
 
 from assistant.cli import main
 from assistant.tiles import Tile, parse_layout
-from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate, match_layout
+from vision.calibration import (
+    LOWEST_MIN_SCORE,
+    STANDARD_LAYOUT,
+    CalibrationError,
+    _lower_min_score,
+    calibrate,
+    match_layout,
+    model_versions,
+)
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
 from vision.reader import TileReader
@@ -188,3 +196,41 @@ def test_bad_calibration_input_is_exit_2(
     (tmp_path / "x.jpg").write_bytes(cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes())
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+class _BareTableReader:
+    """A reader that reports, on every view of the bare table, tiles with these detector scores."""
+
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+        self.profile = "kept"
+        self.asked: list[float] = []
+
+    def read(self, frame: np.ndarray, confidence: float) -> Detections:
+        assert self.profile is None  # the bare table is read without a profile
+        self.asked.append(confidence)
+        kept = [s for s in self.scores if s >= confidence]
+        return Detections(xyxy=np.tile([0.0, 0.0, 10.0, 14.0], (len(kept), 1)), confidence=np.array(kept))
+
+
+@pytest.mark.parametrize(
+    "scores, expected", [([], LOWEST_MIN_SCORE), ([0.3], 0.32), ([0.25, 0.3], 0.32), ([0.39], None)]
+)
+def test_a_bare_table_that_gives_nothing_lowers_the_detector_threshold(
+    scores: list[float], expected: float | None
+) -> None:
+    reader = _BareTableReader(scores)
+    lowered = _lower_min_score(reader, [np.zeros((40, 30, 3), np.uint8)], 0.4)
+    assert lowered == pytest.approx(expected) if expected is not None else lowered is None
+    assert reader.profile == "kept" and reader.asked == [LOWEST_MIN_SCORE] * 3  # photo, farther, closer
+
+
+def test_the_profile_threshold_is_the_detector_score_a_tile_needs(table: dict) -> None:
+    reader = TileReader()
+    low = reader.read(table["game"], LOWEST_MIN_SCORE)
+    default = reader.read(table["game"])
+    reader.use_profile(Profile(models=model_versions(reader), min_score=LOWEST_MIN_SCORE))
+    assert len(reader.read(table["game"])) == len(low) >= len(default)
+    assert reader.read(table["game"]).confidence.min() >= LOWEST_MIN_SCORE
+    reader.use_profile(Profile(models=model_versions(reader), min_score=0.6))
+    assert reader.read(table["game"], 0.25).confidence.min() >= 0.6  # a caller's lower score does not win
