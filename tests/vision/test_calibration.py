@@ -20,6 +20,7 @@ from vision.calibration import (
     calibrate,
     match_layout,
     model_versions,
+    without_second_boxes,
 )
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
@@ -234,3 +235,20 @@ def test_the_profile_threshold_is_the_detector_score_a_tile_needs(table: dict) -
     assert reader.read(table["game"]).confidence.min() >= LOWEST_MIN_SCORE
     reader.use_profile(Profile(models=model_versions(reader), min_score=0.6))
     assert reader.read(table["game"], 0.25).confidence.min() >= 0.6  # a caller's lower score does not win
+
+
+def test_under_the_reader_s_threshold_a_second_box_of_a_tile_is_dropped_and_a_neighbour_kept() -> None:
+    boxes = np.array([
+        [0, 0, 40, 56],  # a tile found at 0.8
+        [6, 4, 46, 60],  # the same tile again, shifted (IoU about 0.6), at 0.25
+        [34, 0, 74, 56],  # its neighbour in the row, touching it (IoU about 0.08), at 0.25
+        [200, 0, 240, 56],  # a tile alone, at 0.22
+        [4, 2, 44, 58],  # a second box above the reader's own threshold: the detector's NMS judged it
+    ], float)
+    found = Detections(xyxy=boxes, confidence=np.array([0.8, 0.25, 0.25, 0.22, 0.45]))
+    lowered = Profile(models=ModelVersions("a", "b"), min_score=LOWEST_MIN_SCORE)
+    kept = without_second_boxes(found, lowered)
+    np.testing.assert_allclose(kept.confidence, [0.8, 0.25, 0.22, 0.45])
+    assert kept.xyxy[1].tolist() == [34, 0, 74, 56]
+    # A profile that does not lower the threshold changes nothing.
+    assert len(without_second_boxes(found, Profile(models=ModelVersions("a", "b")))) == 5
