@@ -54,7 +54,9 @@ SAME_TILE_IOU = 0.4
 """Under the reader's own threshold the detector also gives second, shifted boxes of a tile it found with a
 higher score (real-dev at 0.2: 12 of the 13 false tiles, IoU 0.42-0.6 with the better box); a find there
 overlapping a stronger one this much is that tile again. Tiles side by side in rows overlap less (most
-under 0.35 on the rendered tables)."""
+under 0.35 on the rendered tables), and where they overlap more they read as another tile."""
+SAME_TILE_UNSURE = 0.5
+"""A second box read with less confidence than this is taken as the tile again whatever it reads."""
 INK_SATURATION = 0.3
 """Pixels more saturated than this are coloured ink (the ivory body is about 0.15)."""
 
@@ -638,39 +640,46 @@ def cloth_like(
     return like & (top_scores < profile.keep_above)
 
 
-def without_second_boxes(found: Detections, profile: Profile) -> Detections:
-    """`found` less the finds under the reader's own threshold that overlap a stronger find by
-    `SAME_TILE_IOU` or more (a profile's lower threshold lets them in: `LOWEST_MIN_SCORE`)."""
+def second_boxes(
+    found: Detections, profile: Profile, read_as: np.ndarray | None = None, scores: np.ndarray | None = None
+) -> np.ndarray:
+    """(n,) bool: finds under the reader's own threshold (a profile's lower one lets them in:
+    `LOWEST_MIN_SCORE`) that overlap a stronger find by `SAME_TILE_IOU` or more and, given the readings
+    (`read_as` class ids, `scores` their confidence), are read as the same tile or read unsure: that tile
+    again. A neighbour in a tight row reads as another tile and stays."""
     from vision.detector import DEFAULT_CONFIDENCE
 
+    again = np.zeros(len(found), bool)
     if profile.min_score is None or profile.min_score >= DEFAULT_CONFIDENCE or len(found) < 2:
-        return found
-    weak = found.confidence < DEFAULT_CONFIDENCE
-    if not weak.any():
-        return found
+        return again
+    weak = np.flatnonzero(found.confidence < DEFAULT_CONFIDENCE)
+    if not len(weak):
+        return again
     overlap = box_iou(found.xyxy[weak], found.xyxy)
-    stronger = found.confidence[None, :] > found.confidence[weak][:, None]
-    again = ((overlap >= SAME_TILE_IOU) & stronger).any(axis=1)
-    keep = np.ones(len(found), bool)
-    keep[np.flatnonzero(weak)[again]] = False
-    return found if keep.all() else found[keep]
+    overlap[found.confidence[None, :] <= found.confidence[weak][:, None]] = 0.0  # stronger ones only
+    best = overlap.argmax(axis=1)
+    same = overlap.max(axis=1) >= SAME_TILE_IOU
+    if read_as is not None and scores is not None:
+        same &= (read_as[weak] == read_as[best]) | (scores[weak] < SAME_TILE_UNSURE)
+    again[weak[same]] = True
+    return again
 
 
 def read_profiled(
     classifier: TileClassifier, image: np.ndarray, found: Detections, profile: Profile
 ) -> tuple[Detections, CropReadings, Detections]:
     """Read the detections `found` in `image` with the profile: (the kept detections, their readings, the
-    detections left out as like the bare table)."""
-    found = without_second_boxes(found, profile)
+    detections left out as like the bare table). Second boxes of a tile (`second_boxes`) are dropped."""
     crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
     plain = classifier.read_crops(crops)
     readings = read_crops_profiled(classifier, crops, profile, plain)
     # Whether a find is confidently a tile is judged on the plain reading: recolouring must not make
     # the cloth look like tiles.
     cloth = cloth_like(classifier, crops, plain.topk_scores[:, 0], profile)
-    if not cloth.any():
+    again = second_boxes(found, profile, readings.topk_class_ids[:, 0], readings.topk_scores[:, 0])
+    if not cloth.any() and not again.any():
         return found, readings, Detections.empty()
-    keep = ~cloth
+    keep = ~cloth & ~again
     kept = CropReadings(
         readings.topk_class_ids[keep],
         readings.topk_scores[keep],

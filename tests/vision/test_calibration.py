@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
-from assistant.tiles import Tile, parse_layout
+from assistant.tiles import Tile, class_id, parse_layout
 from vision.calibration import (
     LOWEST_MIN_SCORE,
     STANDARD_LAYOUT,
@@ -20,7 +20,7 @@ from vision.calibration import (
     calibrate,
     match_layout,
     model_versions,
-    without_second_boxes,
+    second_boxes,
 )
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
@@ -239,16 +239,20 @@ def test_the_profile_threshold_is_the_detector_score_a_tile_needs(table: dict) -
 
 def test_under_the_reader_s_threshold_a_second_box_of_a_tile_is_dropped_and_a_neighbour_kept() -> None:
     boxes = np.array([
-        [0, 0, 40, 56],  # a tile found at 0.8
-        [6, 4, 46, 60],  # the same tile again, shifted (IoU about 0.6), at 0.25
+        [0, 0, 40, 56],  # a tile found at 0.8, read r5
+        [6, 4, 46, 60],  # the same tile again, shifted (IoU about 0.6), at 0.25, read r5
         [34, 0, 74, 56],  # its neighbour in the row, touching it (IoU about 0.08), at 0.25
         [200, 0, 240, 56],  # a tile alone, at 0.22
         [4, 2, 44, 58],  # a second box above the reader's own threshold: the detector's NMS judged it
+        [200, 6, 240, 62],  # a tile overlapping the one alone (IoU 0.8) but read as another tile, r6
+        [210, 8, 250, 64],  # ... and an unsure second box of it (read r9 at 0.3)
     ], float)
-    found = Detections(xyxy=boxes, confidence=np.array([0.8, 0.25, 0.25, 0.22, 0.45]))
+    found = Detections(xyxy=boxes, confidence=np.array([0.8, 0.25, 0.25, 0.22, 0.45, 0.21, 0.205]))
+    read_as = np.array([class_id(parse_layout(t)[0][0]) for t in ("r5", "r5", "r6", "r7", "r5", "r6", "r9")])
+    scores = np.array([0.99, 0.9, 0.95, 0.97, 0.9, 0.96, 0.3])
     lowered = Profile(models=ModelVersions("a", "b"), min_score=LOWEST_MIN_SCORE)
-    kept = without_second_boxes(found, lowered)
-    np.testing.assert_allclose(kept.confidence, [0.8, 0.25, 0.22, 0.45])
-    assert kept.xyxy[1].tolist() == [34, 0, 74, 56]
-    # A profile that does not lower the threshold changes nothing.
-    assert len(without_second_boxes(found, Profile(models=ModelVersions("a", "b")))) == 5
+    again = second_boxes(found, lowered, read_as, scores)
+    assert again.tolist() == [False, True, False, False, False, False, True]
+    # Without readings, by the boxes alone; a profile that does not lower the threshold changes nothing.
+    assert second_boxes(found, lowered).tolist() == [False, True, False, False, False, True, True]
+    assert not second_boxes(found, Profile(models=ModelVersions("a", "b")), read_as, scores).any()
