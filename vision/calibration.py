@@ -336,13 +336,52 @@ def rows_in_photo(detections: Detections, reach: float = 2.6, rise: float = 0.5)
     if len(detections) == 0:
         return []
     rows = _chains(detections, reach, rise, _tiles_up(detections))
+    direction = _rows_direction(detections, rows)
+    if direction is not None:  # rows may slope across the tiles' own right: follow the rows' own direction
+        rows = _chains(detections, reach, rise, direction)
+    _, down, _, _ = _row_frame(detections)
+    return sorted(rows, key=lambda row: float(np.mean(down[row])))
+
+
+def _rows_direction(detections: Detections, rows: list[list[int]]) -> float | None:
+    """The rows' own direction (radians, as `_tiles_up`) from the links between neighbours; None with
+    fewer than 3 links."""
     centres = (detections.xyxy[:, :2] + detections.xyxy[:, 2:]) / 2
     pairs = [(a, b) for row in rows for a, b in zip(row[:-1], row[1:], strict=True)]
     links = np.array([centres[b] - centres[a] for a, b in pairs]).reshape(-1, 2)
-    if len(links) >= 3:  # rows may slope across the tiles' own right: follow the rows' own direction
-        direction = math.atan2(-float(links[:, 1].sum()), float(links[:, 0].sum()))
-        rows = _chains(detections, reach, rise, direction)
-    _, down, _, _ = _row_frame(detections)
+    if len(links) < 3:
+        return None
+    return math.atan2(-float(links[:, 1].sum()), float(links[:, 0].sum()))
+
+
+def joined_rows(
+    detections: Detections, rows: list[list[int]], wanted: int, reach: float = 2.6, rise: float = 0.5
+) -> list[list[int]]:
+    """`rows` with pieces joined until there are `wanted`: the shortest row joins the row it continues
+    (its end within `reach` tile widths before or after that row's end, up or down at most `rise` tile
+    heights), nearest first. A chain breaks where the detector gave a tile a box too wide, so that it
+    overlaps its neighbour (a held-out cloth: 12 + 1 tiles for one row)."""
+    theta = _rows_direction(detections, rows)
+    along, down, height, width = _row_frame(detections, theta)
+    rows = [list(row) for row in rows]
+    while len(rows) > wanted:
+        piece = min(range(len(rows)), key=lambda k: len(rows[k]))
+        best: tuple[float, int, bool] | None = None
+        for k, row in enumerate(rows):
+            if k == piece:
+                continue
+            for piece_first in (True, False):
+                a, b = (rows[piece][-1], row[0]) if piece_first else (row[-1], rows[piece][0])
+                gap, step = float(along[b] - along[a]), float(abs(down[b] - down[a]))
+                if -0.5 * width < gap < reach * width and step < rise * height:
+                    cost = abs(gap) + step
+                    if best is None or cost < best[0]:
+                        best = (cost, k, piece_first)
+        if best is None:
+            break
+        _, k, piece_first = best
+        merged = rows[piece] + rows[k] if piece_first else rows[k] + rows[piece]
+        rows = [row for i, row in enumerate(rows) if i not in (piece, k)] + [merged]
     return sorted(rows, key=lambda row: float(np.mean(down[row])))
 
 
@@ -389,6 +428,11 @@ def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple
             return _pair_rows(rows, layout)
         except CalibrationError as error:
             first = first or error
+        if len(rows) > len(layout):
+            try:
+                return _pair_rows(joined_rows(detections, rows, len(layout), reach, rise), layout)
+            except CalibrationError:
+                pass
     assert first is not None
     raise first
 

@@ -20,6 +20,7 @@ from vision.calibration import (
     calibrate,
     match_layout,
     model_versions,
+    rows_in_photo,
     second_boxes,
 )
 from vision.detections import Detections, box_iou
@@ -256,3 +257,20 @@ def test_under_the_reader_s_threshold_a_second_box_of_a_tile_is_dropped_and_a_ne
     # Without readings, by the boxes alone; a profile that does not lower the threshold changes nothing.
     assert second_boxes(found, lowered).tolist() == [False, True, False, False, False, True, True]
     assert not second_boxes(found, Profile(models=ModelVersions("a", "b")), read_as, scores).any()
+
+
+def test_a_row_broken_by_a_box_that_overlaps_its_neighbour_is_joined_again() -> None:
+    # Rendered on held-out twill: the detector gave orange 2 a box too wide, so orange 1 overlapped it and
+    # the row came out as 12 + 1 tiles (6 rows instead of 5).
+    found = grid_detections([13, 13, 13, 13, 2])
+    orange_1 = 39
+    found.xyxy[orange_1, [0, 2]] += 22.0
+    assert sorted(len(row) for row in rows_in_photo(found)) == [1, 2, 12, 13, 13, 13]
+    pairs = dict(match_layout(found, STANDARD_LAYOUT))
+    assert str(pairs[orange_1]) == "o1" and str(pairs[orange_1 + 1]) == "o2" and str(pairs[51]) == "o13"
+    # A tile that continues no row is not joined to one: the photo is still refused.
+    stray = grid_detections([13, 13, 13, 12, 2])
+    stray = Detections(xyxy=np.vstack([stray.xyxy, [[600.0, 500.0, 629.6, 540.0]]]),
+                       confidence=np.full(len(stray) + 1, 0.9))
+    with pytest.raises(CalibrationError, match="6 rows"):
+        match_layout(stray, STANDARD_LAYOUT)
