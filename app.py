@@ -65,7 +65,7 @@ except StorageError as error:
     )
     st.stop()
 rules = rules_of(game)
-setup_screen.use_game_profile(setting.target, game)
+setup_screen.use_game_profile(storage, game)
 screen = header_ui(game, rules)
 try:
     if screen == "Table":

@@ -18,22 +18,62 @@ def test_the_setup_screen_shows_the_layout_and_takes_photos(tmp_path: Path, monk
     assert [r.label for r in at.radio][1:] == ["Photo of the bare table", "Photo of your tiles in the layout"]
 
 
-def test_a_stored_profile_round_trips_per_game(tmp_path: Path) -> None:
+def _app_on(db: Path) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.radio(key="screen").set_value("Setup").run()
+    assert not at.exception
+    return at
+
+
+def _profile_notes(at: AppTest) -> list[str]:
+    return [m.value for m in at.info if "table profile" in m.value]
+
+
+def test_the_profile_is_kept_in_the_database_for_a_new_session(tmp_path: Path, monkeypatch) -> None:
     import numpy as np
 
-    from vision.profile import ModelVersions, Profile
-    from vision.profile_store import game_profile_path, load_game_profile, store_game_profile
+    from assistant.storage import Storage
+    from vision.calibration import model_versions
+    from vision.photos import load_tile_reader
+    from vision.profile import Profile
+    from vision.profile_store import store_game_profile
 
     db = tmp_path / "games.db"
-    assert load_game_profile(db, 3) is None
-    profile = Profile(models=ModelVersions("a", "b"), empty_photos=1,
-                      false_descriptors=np.zeros((2, 5), np.float32), false_radius=1.0)
-    store_game_profile(db, 3, profile)
-    assert game_profile_path(db, 3).is_file()
-    assert load_game_profile(db, 3).to_bytes() == profile.to_bytes()
-    assert load_game_profile(db, 4) is None
-    store_game_profile(db, 3, None)
-    assert load_game_profile(db, 3) is None
+    monkeypatch.setenv("RUMMI_DB", str(db))
+    storage = Storage(db)
+    game = storage.create_game("Friday", "standard", ["Ann", "Bob"])
+    storage.record_round(game, 1, False, {0: "", 1: "r5"}, {0: 0, 1: 5}, {0: 5, 1: -5}, {0})
+    profile = Profile(models=model_versions(load_tile_reader()), empty_photos=1,
+                      false_descriptors=np.zeros((4, 5), np.float32), false_radius=1.0)
+    store_game_profile(storage, game, profile)  # what the Setup screen's "Learn" keeps
+    first = _app_on(db)
+    assert _profile_notes(first) == [
+        "This game reads with its table profile (4 false finds, 0 tiles learned)."
+    ]
+    second = _app_on(db)  # a new session on the same database
+    assert _profile_notes(second) == _profile_notes(first)
+    second.button[0].click().run()  # "Forget the profile"
+    assert not second.exception
+    third = _app_on(db)
+    assert _profile_notes(third) == [] and Storage(db).game_profile(game) is None
+    assert [s.score for s in Storage(db).rounds(game)[0].scores] == [5, -5]
+
+
+def test_a_broken_profile_is_reported_without_a_traceback(tmp_path: Path, monkeypatch) -> None:
+    from assistant.storage import Storage
+
+    db = tmp_path / "games.db"
+    monkeypatch.setenv("RUMMI_DB", str(db))
+    storage = Storage(db)
+    game = storage.create_game("Friday", "standard", ["Ann", "Bob"])
+    storage.record_round(game, 1, False, {0: "", 1: "r5"}, {0: 0, 1: 5}, {0: 5, 1: -5}, {0})
+    storage.set_game_profile(game, b"\x00 half a profile", "rummi-profile/1")
+    at = _app_on(db)
+    warnings = [w.value for w in at.warning]
+    assert any("table profile is not used" in w and "cannot be read" in w for w in warnings), warnings
+    assert _profile_notes(at) == []
+    assert [b.label for b in at.button][0] == "Forget the profile"
+    assert [s.score for s in Storage(db).rounds(game)[0].scores] == [5, -5]
 
 
 def test_the_layout_picture_has_five_rows_of_tiles() -> None:

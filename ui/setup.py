@@ -1,17 +1,16 @@
 """The "Set up your table and tiles" screen: the calibration layout as a picture, a photo of the bare table
 and one of the tiles laid out, what was learned (the tiles now read, the false tiles ignored), and the
-profile kept for the game (`vision.profile_store`), used by the reader for every photo of this game."""
+profile kept with the game in its database (`vision.profile_store`), used by the reader for every photo of
+this game, in every session."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import cv2
 import numpy as np
 import streamlit as st
 
-from assistant.storage import Game
-from ui.common import database_setting, tile_reader
+from assistant.storage import Game, Storage, StorageError
+from ui.common import tile_reader
 from vision.profile import Profile, ProfileError
 from vision.profile_store import load_game_profile, store_game_profile
 
@@ -41,18 +40,24 @@ def layout_picture(tile_height: int = 72) -> np.ndarray:
     return (np.clip(canvas, 0, 1)[:, :, ::-1] * 255).astype(np.uint8)
 
 
-def use_game_profile(db_path: str, game: Game) -> Profile | None:
-    """Give the shared reader this game's profile (or none); a broken profile file is reported, not used."""
+def use_game_profile(db: Storage, game: Game) -> Profile | None:
+    """Give the shared reader this game's profile (or none); a profile that cannot be read is reported and
+    not used, and the game's scores are not touched."""
     try:
-        profile = load_game_profile(db_path, game.id)
+        profile = load_game_profile(db, game.id)
+    except (ProfileError, StorageError) as error:
+        st.warning(f"This game's table profile is not used: {error}")
+        profile = None
+    try:
         if profile is None and not st.session_state.get("profile_in_use"):
             return None  # the reader is not loaded for a game without a profile
         tile_reader().use_profile(profile)
         st.session_state["profile_in_use"] = profile is not None
         return profile
-    except ProfileError as error:
+    except ProfileError as error:  # made with other models
         st.warning(f"This game's table profile is not used: {error}")
         tile_reader().use_profile(None)
+        st.session_state["profile_in_use"] = False
         return None
     except Exception:  # the reader cannot load (no models): the other screens report that
         return None
@@ -103,18 +108,22 @@ def learned_ui(profile: Profile, empty: np.ndarray | None, tiles: np.ndarray | N
         st.image(_boxes_drawn(tiles, read.xyxy, (0, 160, 0)), caption=f"Your tiles, as now read: {tokens}")
 
 
-def show(db: Any, game: Game) -> None:
+def show(db: Storage, game: Game) -> None:
     from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
 
-    db_path = database_setting().target
     st.markdown("##### Set up your table and tiles")
-    current = use_game_profile(db_path, game)
-    if current is not None:
+    try:  # app.py gave the reader this profile and reported a damaged one already
+        current = load_game_profile(db, game.id)
+    except ProfileError:
+        current = None
+    if current is not None and st.session_state.get("profile_in_use"):
         st.info(f"This game reads with its table profile ({current.false_finds} false finds, "
                 f"{current.tiles_learned} tiles learned).")
+    if db.game_profile(game.id) is not None:
         if st.button("Forget the profile"):
-            store_game_profile(db_path, game.id, None)
+            store_game_profile(db, game.id, None)
             tile_reader().use_profile(None)
+            st.session_state["profile_in_use"] = False
             st.rerun()
     st.markdown("1. A photo of the **bare table** the game is played on (nothing on it).")
     empty = photo_ui("Photo of the bare table", "setup_empty")
@@ -132,6 +141,6 @@ def show(db: Any, game: Game) -> None:
         except CalibrationError as error:
             st.error(f"The tile photo does not match the layout: {error}")
             return
-        store_game_profile(db_path, game.id, profile)
+        store_game_profile(db, game.id, profile)
         tile_reader().use_profile(profile)
         learned_ui(profile, empty, tiles)

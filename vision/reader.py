@@ -119,10 +119,8 @@ class TileReader:
         """
         started = time.perf_counter()
         profile = self.profile
-        if profile is not None and profile.min_score is not None:
-            confidence = max(
-                profile.min_score, self.detector.confidence if confidence is None else confidence
-            )
+        if profile is not None and profile.min_score is not None:  # this table's own threshold
+            confidence = profile.min_score if confidence is None else max(profile.min_score, confidence)
         found = self.detector.detect(image, confidence)
         detected = time.perf_counter()
         found = self.read_faces(image, found)

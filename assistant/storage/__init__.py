@@ -18,6 +18,7 @@ from assistant.storage.games import (
     RoundRecord,
     RoundScore,
     Storage,
+    StoredProfile,
     TurnRecord,
     rounds_to_csv,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "RoundRecord",
     "RoundScore",
     "Storage",
+    "StoredProfile",
     "StorageError",
     "StorageUnavailable",
     "TurnRecord",

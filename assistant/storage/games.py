@@ -62,6 +62,16 @@ class Game:
 
 
 @dataclass(frozen=True)
+class StoredProfile:
+    """A game's table profile as the database keeps it: bytes this package never reads, and the name of
+    their format (the reader's side, `vision.profile`, makes and reads them)."""
+
+    format: str
+    data: bytes
+    updated_at: float
+
+
+@dataclass(frozen=True)
 class RoundScore:
     seat: int
     name: str
@@ -259,6 +269,59 @@ class Storage:
                 raise StorageError(f"no game with id {game_id}")
 
         self.db.run(write)
+
+    # Table profile -----------------------------------------------------------------------------------------
+
+    def set_game_profile(self, game_id: int, data: bytes, format: str, replace: bool = True) -> bool:
+        """Keep `data` as the game's table profile. With `replace=False` a profile already stored stays
+        (an import that another tab made first); returns whether `data` was stored.
+
+        Raises:
+            StorageError: no such game, empty data or format, or the write failed.
+        """
+        if not data or not format:
+            raise StorageError("a table profile needs its bytes and the name of their format")
+        conflict = (
+            "DO UPDATE SET format = excluded.format, data = excluded.data, updated_at = excluded.updated_at"
+            if replace
+            else "DO NOTHING"
+        )
+
+        def write(conn: Connection) -> bool:
+            if conn.execute(text("SELECT 1 FROM games WHERE id = :id"), {"id": game_id}).first() is None:
+                raise StorageError(f"no game with id {game_id}")
+            stored = conn.execute(
+                text(
+                    "INSERT INTO game_profiles (game_id, format, data, updated_at) "
+                    f"VALUES (:id, :format, :data, :updated_at) ON CONFLICT (game_id) {conflict}"
+                ),
+                {"id": game_id, "format": format, "data": bytes(data), "updated_at": time.time()},
+            ).rowcount
+            return stored == 1
+
+        return self.db.run(write)
+
+    def game_profile(self, game_id: int) -> StoredProfile | None:
+        """The game's table profile, or None where it has none (or there is no such game)."""
+        row = self.db.run(
+            lambda conn: conn.execute(
+                text("SELECT format, data, updated_at FROM game_profiles WHERE game_id = :id"),
+                {"id": game_id},
+            ).first(),
+            write=False,
+        )
+        if row is None:
+            return None
+        return StoredProfile(format=str(row.format), data=bytes(row.data), updated_at=float(row.updated_at))
+
+    def forget_game_profile(self, game_id: int) -> bool:
+        """Remove the game's table profile; returns whether it had one. Its scores are not touched."""
+        return self.db.run(
+            lambda conn: conn.execute(
+                text("DELETE FROM game_profiles WHERE game_id = :id"), {"id": game_id}
+            ).rowcount
+            == 1
+        )
 
     # Turns -------------------------------------------------------------------------------------------------
 

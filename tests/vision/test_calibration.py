@@ -11,8 +11,18 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
-from assistant.tiles import Tile, parse_layout
-from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate, match_layout
+from assistant.tiles import Tile, class_id, parse_layout
+from vision.calibration import (
+    LOWEST_MIN_SCORE,
+    STANDARD_LAYOUT,
+    CalibrationError,
+    _lower_min_score,
+    calibrate,
+    match_layout,
+    model_versions,
+    rows_in_photo,
+    second_boxes,
+)
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
 from vision.reader import TileReader
@@ -190,10 +200,77 @@ def test_bad_calibration_input_is_exit_2(
     assert message in capsys.readouterr().err
 
 
-def test_profiles_lie_beside_an_sqlite_file_given_as_path_or_url(tmp_path) -> None:
-    from vision.profile_store import game_profile_path
+class _BareTableReader:
+    """A reader that reports, on every view of the bare table, tiles with these detector scores."""
 
-    assert game_profile_path(tmp_path / "games.sqlite3", 3) == tmp_path / "profiles" / "game-3.profile"
-    url = f"sqlite:///{tmp_path}/games.sqlite3"
-    assert game_profile_path(url, 3) == tmp_path / "profiles" / "game-3.profile"
-    assert "sqlite:" not in str(game_profile_path("postgresql+psycopg://u@h/db", 3))
+    def __init__(self, scores: list[float]) -> None:
+        self.scores = scores
+        self.profile = "kept"
+        self.asked: list[float] = []
+
+    def read(self, frame: np.ndarray, confidence: float) -> Detections:
+        assert self.profile is None  # the bare table is read without a profile
+        self.asked.append(confidence)
+        kept = [s for s in self.scores if s >= confidence]
+        return Detections(xyxy=np.tile([0.0, 0.0, 10.0, 14.0], (len(kept), 1)), confidence=np.array(kept))
+
+
+@pytest.mark.parametrize(
+    "scores, expected", [([], LOWEST_MIN_SCORE), ([0.3], 0.32), ([0.25, 0.3], 0.32), ([0.39], None)]
+)
+def test_a_bare_table_that_gives_nothing_lowers_the_detector_threshold(
+    scores: list[float], expected: float | None
+) -> None:
+    reader = _BareTableReader(scores)
+    lowered = _lower_min_score(reader, [np.zeros((40, 30, 3), np.uint8)], 0.4)
+    assert lowered == pytest.approx(expected) if expected is not None else lowered is None
+    assert reader.profile == "kept" and reader.asked == [LOWEST_MIN_SCORE] * 3  # photo, farther, closer
+
+
+def test_the_profile_threshold_is_the_detector_score_a_tile_needs(table: dict) -> None:
+    reader = TileReader()
+    low = reader.read(table["game"], LOWEST_MIN_SCORE)
+    default = reader.read(table["game"])
+    reader.use_profile(Profile(models=model_versions(reader), min_score=LOWEST_MIN_SCORE))
+    assert len(reader.read(table["game"])) == len(low) >= len(default)
+    assert reader.read(table["game"]).confidence.min() >= LOWEST_MIN_SCORE
+    reader.use_profile(Profile(models=model_versions(reader), min_score=0.6))
+    assert reader.read(table["game"], 0.25).confidence.min() >= 0.6  # a caller's lower score does not win
+
+
+def test_under_the_reader_s_threshold_a_second_box_of_a_tile_is_dropped_and_a_neighbour_kept() -> None:
+    boxes = np.array([
+        [0, 0, 40, 56],  # a tile found at 0.8, read r5
+        [6, 4, 46, 60],  # the same tile again, shifted (IoU about 0.6), at 0.25, read r5
+        [34, 0, 74, 56],  # its neighbour in the row, touching it (IoU about 0.08), at 0.25
+        [200, 0, 240, 56],  # a tile alone, at 0.22
+        [4, 2, 44, 58],  # a second box above the reader's own threshold: the detector's NMS judged it
+        [200, 6, 240, 62],  # a tile overlapping the one alone (IoU 0.8) but read as another tile, r6
+        [210, 8, 250, 64],  # ... and an unsure second box of it (read r9 at 0.3)
+    ], float)
+    found = Detections(xyxy=boxes, confidence=np.array([0.8, 0.25, 0.25, 0.22, 0.45, 0.21, 0.205]))
+    read_as = np.array([class_id(parse_layout(t)[0][0]) for t in ("r5", "r5", "r6", "r7", "r5", "r6", "r9")])
+    scores = np.array([0.99, 0.9, 0.95, 0.97, 0.9, 0.96, 0.3])
+    lowered = Profile(models=ModelVersions("a", "b"), min_score=LOWEST_MIN_SCORE)
+    again = second_boxes(found, lowered, read_as, scores)
+    assert again.tolist() == [False, True, False, False, False, False, True]
+    # Without readings, by the boxes alone; a profile that does not lower the threshold changes nothing.
+    assert second_boxes(found, lowered).tolist() == [False, True, False, False, False, True, True]
+    assert not second_boxes(found, Profile(models=ModelVersions("a", "b")), read_as, scores).any()
+
+
+def test_a_row_broken_by_a_box_that_overlaps_its_neighbour_is_joined_again() -> None:
+    # Rendered on held-out twill: the detector gave orange 2 a box too wide, so orange 1 overlapped it and
+    # the row came out as 12 + 1 tiles (6 rows instead of 5).
+    found = grid_detections([13, 13, 13, 13, 2])
+    orange_1 = 39
+    found.xyxy[orange_1, [0, 2]] += 22.0
+    assert sorted(len(row) for row in rows_in_photo(found)) == [1, 2, 12, 13, 13, 13]
+    pairs = dict(match_layout(found, STANDARD_LAYOUT))
+    assert str(pairs[orange_1]) == "o1" and str(pairs[orange_1 + 1]) == "o2" and str(pairs[51]) == "o13"
+    # A tile that continues no row is not joined to one: the photo is still refused.
+    stray = grid_detections([13, 13, 13, 12, 2])
+    stray = Detections(xyxy=np.vstack([stray.xyxy, [[600.0, 500.0, 629.6, 540.0]]]),
+                       confidence=np.full(len(stray) + 1, 0.9))
+    with pytest.raises(CalibrationError, match="6 rows"):
+        match_layout(stray, STANDARD_LAYOUT)

@@ -6,7 +6,8 @@ tiles; each photo has its own camera, light and distractors. The renderer (`data
 edition and cloth per scene, so they are held fixed here by patching its three samplers for the duration of
 one table (the renderer itself is left as it is).
 
-    python -m vision.evaluation.tables --out data/tables --tables 6 --photos 8 --seed 51 [--variants holdout]
+    python -m vision.evaluation.tables --out data/tables --tables 6 --photos 8 --seed 51 \
+        [--variants holdout] [--surface weave_twill]
 
 writes `TT/empty.jpg`, `TT/calibration.jpg`, `TT/images/NNN.jpg` with `TT/scenes/NNN.json` (the
 renderer's ground truth, readable by `vision.evaluation.scenes`), and `TT/table.json` (edition, surface).
@@ -95,6 +96,7 @@ def write_tables(
     seed: int,
     variants: str,
     long_side: int = 1024,
+    surface: str | None = None,
 ) -> None:
     from datasets import scene
 
@@ -102,7 +104,7 @@ def write_tables(
         folder = out / f"{t:02d}"
         (folder / "images").mkdir(parents=True, exist_ok=True)
         (folder / "scenes").mkdir(parents=True, exist_ok=True)
-        with same_table(seed * 1000 + t, variants) as info:
+        with same_table(seed * 1000 + t, variants, surface) as info:
             image, _ = scene.render_scene(np.random.default_rng([seed, t, 0]), long_side, kind="empty")
             cv2.imwrite(str(folder / "empty.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             image, truth = render_calibration_photo(np.random.default_rng([seed, t, 1]), long_side)
@@ -129,8 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=51)
     parser.add_argument("--variants", choices=("train", "holdout"), default="holdout")
     parser.add_argument("--size", type=int, default=1024)
+    parser.add_argument("--surface", default=None,
+                        help="one cloth for every table (datasets.backgrounds.SURFACES; default: one drawn "
+                        "per table)")
     args = parser.parse_args(argv)
-    write_tables(args.out, args.tables, args.photos, args.seed, args.variants, args.size)
+    from datasets.backgrounds import SURFACES
+
+    if args.surface is not None and args.surface not in SURFACES:
+        parser.error(f"unknown --surface {args.surface!r}: one of {', '.join(sorted(SURFACES))}")
+    write_tables(args.out, args.tables, args.photos, args.seed, args.variants, args.size, args.surface)
     return 0
 
 

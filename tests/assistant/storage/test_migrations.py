@@ -139,3 +139,58 @@ def test_without_a_server_ci_fails_instead_of_skipping(tmp_path: Path) -> None:
     )
     assert done.returncode == 1, done.stdout
     assert "1 passed, 1 error" in done.stdout and "in CI the PostgreSQL tests must run" in done.stdout
+
+
+PREVIOUS_HEAD = "0002"  # the schema before the games' table profiles (0003)
+
+
+def _migrate_only_to(revision: str):  # type: ignore[no-untyped-def]
+    """`upgrade_schema` as a program that knew migrations up to `revision` only."""
+    from alembic import command
+
+    from assistant.storage.database import _alembic_config
+
+    def upgrade(db: Database) -> None:
+        def migrate(conn: sa.Connection) -> None:
+            config = _alembic_config()
+            config.attributes["connection"] = conn
+            try:
+                command.upgrade(config, revision)
+            finally:
+                config.attributes.pop("connection", None)
+
+        db.run(migrate, write=True)
+
+    return upgrade
+
+
+def test_a_database_at_the_previous_head_migrates_keeping_every_score(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patched:
+        patched.setattr("assistant.storage.database.upgrade_schema", _migrate_only_to(PREVIOUS_HEAD))
+        old = Storage(db_url)
+        with old.db.connect(write=False) as conn:
+            assert schema_revision(conn) == PREVIOUS_HEAD
+            assert "game_profiles" not in sa.inspect(conn).get_table_names()
+        game = old.create_game("Friday", "standard", ["Ann", "Bob", "Cid"])
+        old.record_round(game, 1, False, {0: "", 1: "r3", 2: "k4 J"}, {0: 0, 1: 3, 2: 34},
+                         {0: 37, 1: -3, 2: -34}, {0})
+        old.start_turn(game, 1, before="", rack="r5")
+        start_tournament(open_hall(db_url), "Cup", ["Ann", "Bob"], table_size=2, seed="x")
+        before = _contents(old)
+    store = Storage(db_url)
+    with store.db.connect(write=False) as conn:
+        assert schema_revision(conn) == head_revision()
+    assert _contents(store) == before
+    assert store.game_profile(game) is None
+    store.set_game_profile(game, b"\x00profile", "rummi-profile/1")
+    assert store.game_profile(game).data == b"\x00profile"  # type: ignore[union-attr]
+    assert open_hall(db_url).names() == ["Cup"]
+
+
+def test_the_old_file_reaches_the_newest_head_with_room_for_profiles(v0_copy: Path) -> None:
+    store = Storage(v0_copy)
+    assert store.game_profile(1) is None
+    store.set_game_profile(1, b"p", "rummi-profile/1")
+    assert _contents(Storage(v0_copy)) == V0_CONTENT  # a profile changes no score
