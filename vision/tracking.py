@@ -304,7 +304,9 @@ class LiveReader:
     def _read(self, frame: np.ndarray, full: bool) -> LiveFrame:
         height, width = frame.shape[:2]
         classifier = getattr(self.reader, "classifier", None)
-        if not isinstance(classifier, TileClassifier):
+        # With a table profile every frame is read in full: its threshold, cloth filter and inks apply to
+        # the whole read, not to readings kept from earlier frames.
+        if not isinstance(classifier, TileClassifier) or getattr(self.reader, "profile", None) is not None:
             detections = self.reader.read(frame)
             layout = rebuild(detections, self.rules, image_size=(width, height), frame=frame)
             self._boxes = np.zeros((0, 4), np.float32)

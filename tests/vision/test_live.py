@@ -116,3 +116,24 @@ def test_a_reader_without_the_crop_classifier_reads_every_changed_frame(scene: n
     assert live.update(scene).step == "kept" and fake.calls == 1
     clock.now += 0.1
     assert live.update(255 - scene).step == "read" and fake.calls == 2
+
+
+def test_a_reader_with_a_table_profile_reads_every_changed_frame_in_full(scene: np.ndarray) -> None:
+    # The profile (threshold, bare-table filter, inks) lives in TileReader.read: the live screen must use it.
+    class Profiled:
+        def __init__(self, inner: TileReader) -> None:
+            self.inner, self.calls = inner, 0
+            self.classifier, self.detector, self.profile = inner.classifier, inner.detector, object()
+
+        def read(self, frame: np.ndarray):  # noqa: ANN202
+            self.calls += 1
+            return self.inner.read(frame)
+
+    profiled = Profiled(load_reader())
+    clock = Clock()
+    live = LiveReader(profiled, STANDARD, clock=clock)
+    assert live.update(scene).step == "read" and profiled.calls == 1
+    changed = scene.copy()
+    changed[:40] = 0
+    clock.now += 0.1
+    assert live.update(changed).step == "read" and profiled.calls == 2
