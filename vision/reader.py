@@ -31,9 +31,14 @@ class CropClassifier(Protocol):
 CLASSIFIERS = "classifiers.json"
 
 
-def load_classifier() -> CropClassifier | None:
+def load_classifier(threads: int = 2) -> CropClassifier | None:
     """The shipped crop classifier (the ensemble `models/classifiers.json` lists, else the one model), or
-    None where none is shipped (the reader then only detects).
+    None where none is shipped (the reader then only detects). `threads`: onnxruntime threads per model.
+
+    `classifiers.json` holds `members` (each a `file`, the fp32 model, an optional `int8` copy made by
+    `vision.training.quantize`, and a `weight`), and optionally `precision` ("fp32", the default, or
+    "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a doubtful crop is read
+    in, default 4) and `joint_recheck` (the ensemble decides once which crops are doubtful, default false).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -42,15 +47,26 @@ def load_classifier() -> CropClassifier | None:
         listing = model_path(CLASSIFIERS)
     except ModelLoadError:
         try:
-            return TileClassifier()
+            return TileClassifier(threads=threads)
         except (ModelLoadError, FileNotFoundError):
             return None
     try:
-        members = json.loads(listing.read_text())["members"]
-        files, weights = [m["file"] for m in members], [float(m["weight"]) for m in members]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        settings = json.loads(listing.read_text())
+        precision = settings.get("precision", "fp32")
+        if precision not in ("fp32", "int8"):
+            raise ValueError(f"precision must be 'fp32' or 'int8', not {precision!r}")
+        members = settings["members"]
+        files = [m["int8"] if precision == "int8" else m["file"] for m in members]
+        weights = [float(m["weight"]) for m in members]
+        turns = int(settings.get("turns", 4))
+        joint_recheck = bool(settings.get("joint_recheck", False))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
-    return ClassifierEnsemble([TileClassifier(model_path(f)) for f in files], weights)
+    try:
+        classifiers = [TileClassifier(model_path(f), threads=threads, turns=turns) for f in files]
+    except ValueError as error:
+        raise ModelLoadError(f"{listing}: {error}") from error
+    return ClassifierEnsemble(classifiers, weights, joint_recheck=joint_recheck)
 
 
 @dataclass

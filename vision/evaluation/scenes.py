@@ -160,10 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
+    from vision.reader import load_classifier
 
     reader = TileReader(
         TileDetector(args.detector) if args.detector else None,
-        TileClassifier(args.classifier) if args.classifier else TileClassifier(),
+        TileClassifier(args.classifier) if args.classifier else load_classifier(),
     )
     report: dict[str, Any] = {}
     everything = KindScores()
