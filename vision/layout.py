@@ -263,6 +263,9 @@ def _chains(
             path.append(following)
             steps.append(step)
             visited.add(following)
+        if len(path) == 1:  # a tile alone: nothing to measure or cut
+            chains.append(path)
+            continue
         col = 0 if axis == "row" else 1
         # A tile partly hidden (or cut by the image border) shows a smaller box, whose centre is off by up
         # to half of what is missing: measure its steps against the chain's whole tiles, less that half.
@@ -343,8 +346,9 @@ def _link_candidates(
     across = (sz[:, None, 1 - col] + sz[None, :, 1 - col]) / 2
     lateral = np.sqrt(np.clip(distance ** 2 - along ** 2, 0.0, None)) / across
     score = np.where(step < 1.0, 0.5, 1.0) * np.abs(step - 1.0) + 1.3 * lateral
-    return [(int(idx[p]), int(idx[q]), float(along[p, q]), float(step[p, q]), float(score[p, q]))
-            for p, q in np.argwhere(ok)]
+    p, q = np.nonzero(ok)
+    return list(zip(idx[p].tolist(), idx[q].tolist(), along[p, q].tolist(), step[p, q].tolist(),
+                    score[p, q].tolist(), strict=True))
 
 
 def _typical_step(own: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray, overall: float) -> float:
@@ -600,13 +604,13 @@ def ordered_up(ordered: list[tuple[list[int], str, float]], orientation_known: b
     period = 360.0 if orientation_known else 180.0
     angles = np.concatenate([[up] * len(order) for order, _, up in ordered])
 
-    def near(c: float) -> np.ndarray:
-        return np.abs(_wrap180((angles - c) * 360.0 / period)) < 90.0
-
+    # near[c, j]: tile j's set faces within a quarter turn of tile c's.
+    near = np.abs(_wrap180((angles[None, :] - angles[:, None]) * 360.0 / period)) < 90.0
+    counts = near.sum(axis=1).tolist()
     # Ties go to the direction nearest the image's up: the camera usually stands on a player's side.
-    best = max((float(a) for a in angles),
-               key=lambda c: (int(near(c).sum()), -abs(float(_wrap180(c * 360.0 / period)))))
-    return circular_mean(angles[near(best)], period)
+    offsets = (-np.abs(_wrap180(angles * 360.0 / period))).tolist()
+    best = max(range(len(angles)), key=lambda c: (counts[c], offsets[c]))
+    return circular_mean(angles[near[best]], period)
 
 
 def _reading_order(ordered: list[tuple[list[int], str, float]], centers: np.ndarray, table_up: float,
