@@ -667,13 +667,7 @@ def set_judge(detections: Detections, rules: Rules | None, orientation_known: bo
         tiles = [tiles_of[i] for i in indices]
         if any(tile is None for tile in tiles):
             return False
-        verdict = checks(tiles)
-        if verdict is not None and verdict.valid:
-            return True
-        if not either_way:
-            return False
-        backward = checks(tiles[::-1])
-        return backward is not None and backward.valid
+        return checks.valid(tiles) or (either_way and checks.valid(tiles[::-1]))
 
     return judge
 
