@@ -38,7 +38,8 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
     `classifiers.json` holds `members` (each a `file`, the fp32 model, an optional `int8` copy made by
     `vision.training.quantize`, and a `weight`), and optionally `precision` ("fp32", the default, or
     "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a doubtful crop is read
-    in, default 4) and `joint_recheck` (the ensemble decides once which crops are doubtful, default false).
+    in, default 4), `recheck_below` (a crop whose best reading scores less is doubtful, default 0.8) and
+    `joint_recheck` (the ensemble decides once which crops are doubtful, default false).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -59,11 +60,15 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         files = [m["int8"] if precision == "int8" else m["file"] for m in members]
         weights = [float(m["weight"]) for m in members]
         turns = int(settings.get("turns", 4))
+        recheck_below = float(settings.get("recheck_below", 0.8))
         joint_recheck = bool(settings.get("joint_recheck", False))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
     try:
-        classifiers = [TileClassifier(model_path(f), threads=threads, turns=turns) for f in files]
+        classifiers = [
+            TileClassifier(model_path(f), threads=threads, turns=turns, recheck_below=recheck_below)
+            for f in files
+        ]
     except ValueError as error:
         raise ModelLoadError(f"{listing}: {error}") from error
     return ClassifierEnsemble(classifiers, weights, joint_recheck=joint_recheck)

@@ -97,21 +97,32 @@ def test_listing_without_settings_loads_fp32_members_four_turns(shipped: Path) -
     assert isinstance(loaded, ClassifierEnsemble)
     assert [m.path.name for m in loaded.members] == ["a.onnx", "b.onnx"]
     assert [m.turns for m in loaded.members] == [4, 4]
+    assert [m.recheck_below for m in loaded.members] == [0.8, 0.8]
     assert not loaded.joint_recheck
     assert np.allclose(loaded.weights, [0.7, 0.3])
 
 
 def test_listing_settings_choose_int8_turns_and_joint_recheck(shipped: Path) -> None:
-    _listing(shipped, precision="int8", turns=2, joint_recheck=True)
+    _listing(shipped, precision="int8", turns=2, joint_recheck=True, recheck_below=0.6)
     loaded = reader_module.load_classifier(threads=1)
     assert isinstance(loaded, ClassifierEnsemble)
     assert [m.path.name for m in loaded.members] == ["a_int8.onnx", "b_int8.onnx"]
     assert [m.turns for m in loaded.members] == [2, 2]
+    assert [m.recheck_below for m in loaded.members] == [0.6, 0.6] and loaded.recheck_below == 0.6
     assert loaded.joint_recheck
 
 
-@pytest.mark.parametrize("settings", [{"precision": "int4"}, {"turns": 3}, {"turns": "many"}])
+@pytest.mark.parametrize(
+    "settings", [{"precision": "int4"}, {"turns": 3}, {"turns": "many"}, {"recheck_below": "often"}]
+)
 def test_bad_listing_settings_are_a_model_load_error_naming_the_file(shipped: Path, settings: dict) -> None:
     _listing(shipped, **settings)
     with pytest.raises(ModelLoadError, match="classifiers.json"):
         reader_module.load_classifier()
+
+
+def test_shipped_listing_loads() -> None:
+    """The shipped classifiers.json names files that are shipped, with settings the loader accepts."""
+    loaded = reader_module.load_classifier(threads=1)
+    assert isinstance(loaded, ClassifierEnsemble) and len(loaded.members) == 2
+    assert all(member.path.is_file() for member in loaded.members)
