@@ -104,3 +104,15 @@ def test_batch_is_rgb_planes_in_minus_one_to_one() -> None:
     assert np.allclose(batch[:, :2], -1.0)
     with pytest.raises(ValueError):
         crops_to_batch(np.zeros((8, 8, 3), dtype=np.uint8))
+
+
+def test_batch_values_are_each_byte_scaled_exactly() -> None:
+    """Every byte value maps to float32 (byte - 127.5) / 127.5, as the models were trained on."""
+    crops = np.arange(256, dtype=np.uint8).reshape(1, 16, 16, 1).repeat(3, axis=3)
+    crops[..., 0] = crops[..., 0][:, ::-1]  # blue differs from red: the channels must swap
+    batch = crops_to_batch(crops)
+    planes = crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32)
+    expected = (planes - np.float32(127.5)) / np.float32(127.5)
+    assert batch.dtype == np.float32 and batch.flags.c_contiguous
+    assert np.array_equal(batch, expected)
+    assert batch[0, 0, 0, 0] == -1.0 and batch[0, 0, -1, -1] == 1.0
