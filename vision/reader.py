@@ -36,10 +36,11 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
     None where none is shipped (the reader then only detects). `threads`: onnxruntime threads per model.
 
     `classifiers.json` holds `members` (each a `file`, the fp32 model, an optional `int8` copy made by
-    `vision.training.quantize`, and a `weight`), and optionally `precision` ("fp32", the default, or
-    "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a doubtful crop is read
-    in, default 4), `recheck_below` (a crop whose best reading scores less is doubtful, default 0.8) and
-    `joint_recheck` (the ensemble decides once which crops are doubtful, default false).
+    `vision.training.quantize`, a `weight`, and optionally its own `turns`), and optionally `precision`
+    ("fp32", the default, or "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a
+    doubtful crop is read in, default 4), `recheck_below` (a crop whose best reading scores less is
+    doubtful, default 0.8) and `joint_recheck` (the ensemble decides once which crops are doubtful,
+    default false).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -60,14 +61,15 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         files = [m["int8"] if precision == "int8" else m["file"] for m in members]
         weights = [float(m["weight"]) for m in members]
         turns = int(settings.get("turns", 4))
+        member_turns = [int(m.get("turns", turns)) for m in members]
         recheck_below = float(settings.get("recheck_below", 0.8))
         joint_recheck = bool(settings.get("joint_recheck", False))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
     try:
         classifiers = [
-            TileClassifier(model_path(f), threads=threads, turns=turns, recheck_below=recheck_below)
-            for f in files
+            TileClassifier(model_path(f), threads=threads, turns=t, recheck_below=recheck_below)
+            for f, t in zip(files, member_turns, strict=True)
         ]
     except ValueError as error:
         raise ModelLoadError(f"{listing}: {error}") from error

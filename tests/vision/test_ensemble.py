@@ -85,9 +85,11 @@ def shipped(tmp_path: Path, members: list[TileClassifier], monkeypatch: pytest.M
     return tmp_path
 
 
-def _listing(folder: Path, **settings: object) -> None:
-    members = [{"file": "a.onnx", "int8": "a_int8.onnx", "weight": 0.7},
-               {"file": "b.onnx", "int8": "b_int8.onnx", "weight": 0.3}]
+def _listing(folder: Path, second_turns: int | None = None, **settings: object) -> None:
+    members: list[dict[str, object]] = [{"file": "a.onnx", "int8": "a_int8.onnx", "weight": 0.7},
+                                        {"file": "b.onnx", "int8": "b_int8.onnx", "weight": 0.3}]
+    if second_turns is not None:
+        members[1]["turns"] = second_turns
     (folder / "classifiers.json").write_text(json.dumps({"members": members, **settings}))
 
 
@@ -110,6 +112,13 @@ def test_listing_settings_choose_int8_turns_and_joint_recheck(shipped: Path) -> 
     assert [m.turns for m in loaded.members] == [2, 2]
     assert [m.recheck_below for m in loaded.members] == [0.6, 0.6] and loaded.recheck_below == 0.6
     assert loaded.joint_recheck
+
+
+def test_a_member_may_read_in_its_own_turns(shipped: Path) -> None:
+    _listing(shipped, second_turns=1, turns=4, joint_recheck=True)
+    loaded = reader_module.load_classifier(threads=1)
+    assert isinstance(loaded, ClassifierEnsemble)
+    assert [m.turns for m in loaded.members] == [4, 1]
 
 
 @pytest.mark.parametrize(

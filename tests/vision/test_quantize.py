@@ -76,3 +76,10 @@ def test_no_calibration_crops_is_a_value_error(tmp_path: Path) -> None:
 def test_cli_names_a_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "absent.onnx")]) == 2
     assert "no such model file" in capsys.readouterr().err
+
+
+def test_cli_names_a_missing_detector(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = conv_classifier(tmp_path / "tiny.onnx")
+    assert main([str(source), "--detector", str(tmp_path / "absent_detector.onnx")]) == 2
+    assert "absent_detector.onnx" in capsys.readouterr().err
+    assert not int8_path(source).exists()

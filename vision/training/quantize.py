@@ -1,7 +1,7 @@
 """Int8 copies of the crop classifiers (onnxruntime static quantisation), re-runnable after every retraining.
 
     python -m vision.training.quantize models/tile_classifier_faces.onnx models/tile_classifier.onnx \\
-        [--scenes 16] [--seed 7300]
+        [--scenes 16] [--seed 7300] [--detector models/tile_detector.onnx] [--out DIR]
 
 Each MODEL.onnx gets a MODEL_int8.onnx beside it (`--out DIR` elsewhere): weights int8 per output channel,
 activations uint8, QDQ format, calibrated on crops of rendered scenes (`datasets.render`, a seed no training
@@ -35,13 +35,15 @@ def int8_path(model: Path, out: Path | None = None) -> Path:
     return (out or model.parent) / f"{model.stem}{INT8_SUFFIX}{model.suffix}"
 
 
-def calibration_crops(scenes: int, seed: int = CALIBRATION_SEED, long_side: int = 1000) -> np.ndarray:
-    """(n, 64, 64, 3) uint8 BGR crops where the shipped detector finds tiles in `scenes` rendered scenes,
-    each also turned one, two and three quarter turns."""
+def calibration_crops(
+    scenes: int, seed: int = CALIBRATION_SEED, long_side: int = 1000, detector_file: Path | None = None
+) -> np.ndarray:
+    """(n, 64, 64, 3) uint8 BGR crops where the detector (default: the shipped one) finds tiles in `scenes`
+    rendered scenes, each also turned one, two and three quarter turns."""
     from datasets.render import render_indexed
     from vision.detector import TileDetector
 
-    detector = TileDetector(threads=1)
+    detector = TileDetector(detector_file, threads=1)
     stacks = []
     for index in range(scenes):
         image, _, _ = render_indexed(seed, index, long_side=long_side)
@@ -118,15 +120,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=16, help="rendered calibration scenes (default 16)")
     parser.add_argument("--seed", type=int, default=CALIBRATION_SEED)
     parser.add_argument("--out", type=Path, default=None, help="folder for the int8 files (default: beside)")
+    parser.add_argument("--detector", type=Path, default=None,
+                        help="detector that finds the calibration crops (default: the shipped one)")
     args = parser.parse_args(argv)
-    missing = [str(path) for path in args.models if not path.is_file()]
+    missing = [str(path) for path in [*args.models, *([args.detector] if args.detector else [])]
+               if not path.is_file()]
     if missing:
         print(f"error: no such model file: {', '.join(missing)}", file=sys.stderr)
         return 2
     if args.scenes < 1:
         print("error: --scenes must be at least 1", file=sys.stderr)
         return 2
-    crops = calibration_crops(args.scenes, args.seed)
+    crops = calibration_crops(args.scenes, args.seed, detector_file=args.detector)
     print(f"{len(crops)} calibration crops from {args.scenes} scenes (seed {args.seed})")
     for source in args.models:
         target = quantize_classifier(source, int8_path(source, args.out), crops)
