@@ -58,6 +58,9 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         if precision not in ("fp32", "int8"):
             raise ValueError(f"precision must be 'fp32' or 'int8', not {precision!r}")
         members = settings["members"]
+        if precision == "int8" and not all("int8" in m for m in members):
+            raise ValueError('precision is "int8" but a member names no "int8" file '
+                             "(make them with python -m vision.training.quantize)")
         files = [m["int8"] if precision == "int8" else m["file"] for m in members]
         weights = [float(m["weight"]) for m in members]
         turns = int(settings.get("turns", 4))

@@ -135,3 +135,10 @@ def test_shipped_listing_loads() -> None:
     loaded = reader_module.load_classifier(threads=1)
     assert isinstance(loaded, ClassifierEnsemble) and len(loaded.members) == 2
     assert all(member.path.is_file() for member in loaded.members)
+
+
+def test_int8_without_int8_files_says_how_to_make_them(shipped: Path) -> None:
+    members = [{"file": "a.onnx", "weight": 1.0}]
+    (shipped / "classifiers.json").write_text(json.dumps({"members": members, "precision": "int8"}))
+    with pytest.raises(ModelLoadError, match="vision.training.quantize"):
+        reader_module.load_classifier()
