@@ -98,13 +98,13 @@ def cut_crops(
     affines[:, 1, 1] = scale_y
     affines[:, 0, 2] = -left * scale_x + 0.5 * scale_x - 0.5
     affines[:, 1, 2] = -top * scale_y + 0.5 * scale_y - 0.5
-    downscaled = (scale_x < 0.5) | (scale_y < 0.5)
-    for index in range(len(boxes)):
-        if downscaled[index]:
-            crops[index] = cut_crop(image, boxes[index], size=size, margin=margin)
-        else:
-            crops[index] = cv2.warpAffine(image, affines[index], (size, size), flags=cv2.INTER_LINEAR,
-                                          borderMode=cv2.BORDER_REPLICATE)
+    downscaled = ((scale_x < 0.5) | (scale_y < 0.5)).tolist()
+    for box, affine, small, out in zip(boxes, affines, downscaled, crops, strict=True):
+        if small:
+            out[:] = cut_crop(image, box, size=size, margin=margin)
+        else:  # sampled straight into the stack
+            cv2.warpAffine(image, affine, (size, size), dst=out, flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
     return crops
 
 
