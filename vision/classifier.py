@@ -234,9 +234,10 @@ class ClassifierEnsemble(TileClassifier):
     """Crop classifiers read as one: their tile readings and up directions averaged, "not a tile" from those
     trained to say it. All members must cut crops alike (size and margin).
 
-    `joint_recheck`: which crops are read again in their other turns is decided once, on the weighted mean
-    of the members' first readings (each member's own `recheck_below`, the first member's), and every
-    member reads those; otherwise each member picks its own doubtful crops.
+    `joint_recheck`: which crops are read again in their other turns is decided once, where the weighted
+    mean of the members' first readings scores below `recheck_below` (the first member's), and every member
+    (each in its own `turns`) reads those; otherwise each member picks its own doubtful crops. Both ways
+    the members read one batch, made once.
     """
 
     def __init__(
