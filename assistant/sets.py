@@ -135,6 +135,29 @@ def check_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> SetVerdict:
     return SetVerdict(tiles, False, None, None, reasons=tuple(_diagnose(tiles, rules)))
 
 
+def is_valid_set(tiles: Sequence[Tile], rules: Rules = STANDARD) -> bool:
+    """`check_set(tiles, rules).valid`, without working out the readings or the reasons (the reader's
+    correction asks this of hundreds of candidate readings per frame)."""
+    count = len(tiles)
+    if count < MIN_SET:
+        return False
+    naturals = [t for t in tiles if not t.is_joker]
+    if count - len(naturals) > rules.jokers:
+        return False
+    colors = [t.color for t in naturals]
+    if count <= MAX_GROUP and len({t.number for t in naturals}) <= 1 and len(set(colors)) == len(colors):
+        return True  # a group (all jokers: of any number)
+    if count > MAX_RUN or len(set(colors)) > 1:
+        return False
+    starts = {t.number - i for i, t in enumerate(tiles) if not t.is_joker}
+    if not starts:
+        return True  # all jokers: a run starting at 1
+    if len(starts) > 1:
+        return False
+    start = next(iter(starts))
+    return start >= 1 and start + count - 1 <= MAX_RUN
+
+
 # --- readings of valid sets -------------------------------------------------------------------------
 
 

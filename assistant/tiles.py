@@ -217,5 +217,8 @@ def class_id(tile: Tile) -> int:
     return CLASS_INDEX[class_name(tile)]
 
 
+_CLASS_TILES: tuple[Tile, ...] = tuple(tile_from_class_name(name) for name in CLASS_NAMES)
+
+
 def tile_from_class_id(index: int) -> Tile:
-    return tile_from_class_name(CLASS_NAMES[index])
+    return _CLASS_TILES[index]

@@ -16,7 +16,9 @@ cloth (many detections). For each frame it prints, in milliseconds (median and 9
 Forward and read are timed alternately in one process, so a loaded machine slows both alike. With
 `--roots`, one worker process per checkout (e.g. before and after a change) loads its own code and models,
 and the workers take turns, `--runs` frames at a time for `--rounds` rounds: the figures of both checkouts
-come from one run. `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx` from DIR. On a loaded
+come from one run. The classifier is the one `rummi read` loads (`vision.reader.load_classifier`: the
+ensemble models/classifiers.json lists); `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx`
+from DIR instead. On a loaded
 machine `--cpu --threads 1` times by the process's CPU time (one thread per model, so CPU time is the work
 done), which other processes hardly disturb.
 """
@@ -60,6 +62,27 @@ def example_frames(folder: Path) -> list[Path]:
 # ------------------------------------------------------------------------------------------------ worker
 
 
+def _shipped_classifier(threads: int) -> Any:
+    """The crop classifier `rummi read` loads (`vision.reader.load_classifier`: the ensemble of
+    models/classifiers.json), with `threads` onnxruntime threads per model. A checkout whose
+    `load_classifier` takes no thread count gets the same members loaded here."""
+    import inspect
+
+    from vision import reader
+
+    if "threads" in inspect.signature(reader.load_classifier).parameters:
+        return reader.load_classifier(threads=threads)
+    from vision.classifier import ClassifierEnsemble, TileClassifier
+    from vision.onnx_models import ModelLoadError, model_path
+
+    try:
+        listing = json.loads(model_path("classifiers.json").read_text())
+    except ModelLoadError:
+        return TileClassifier(threads=threads)
+    members = [TileClassifier(model_path(m["file"]), threads=threads) for m in listing["members"]]
+    return ClassifierEnsemble(members, [float(m["weight"]) for m in listing["members"]])
+
+
 def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) -> int:
     """Load the code of the checkout on sys.path[0] and the models, then time `n` frames per line of stdin."""
     from assistant.rules import find_preset
@@ -71,7 +94,10 @@ def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) ->
 
     rules = find_preset("standard")
     detector = TileDetector(models / "tile_detector.onnx" if models else None, threads=threads)
-    classifier = TileClassifier(models / "tile_classifier.onnx" if models else None, threads=threads)
+    if models:
+        classifier = TileClassifier(models / "tile_classifier.onnx", threads=threads)
+    else:
+        classifier = _shipped_classifier(threads)
     reader = TileReader(detector, classifier)
     frames = [load_image(path) for path in images]
     tensors = [detector.preprocess(frame)[0] for frame in frames]

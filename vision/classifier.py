@@ -178,15 +178,31 @@ class TileClassifier:
             )
         return readings_of(*self.probabilities(crops_bgr), k=self.k)
 
-    def probabilities(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def probabilities(
+        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(n, 53) calibrated tile-class probabilities, (n,) not-a-tile probability, (n, bins) angle
-        probabilities of crops (at least one)."""
-        class_probs, angle_probs = self._session.run(None, {"crops": crops_to_batch(crops_bgr)})
+        probabilities of crops (at least one). `batch`: `crops_to_batch(crops_bgr)` where already made."""
+        batch = crops_to_batch(crops_bgr) if batch is None else batch
+        class_probs, angle_probs = self.first_pass(batch)
         doubtful = np.flatnonzero(class_probs.max(axis=1) < self.recheck_below)
+        return self.settled(batch, class_probs, angle_probs, doubtful)
+
+    def first_pass(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The network's raw (n, classes) and (n, bins) probabilities of a `crops_to_batch` batch."""
+        class_probs, angle_probs = self._session.run(None, {"crops": batch})
+        return class_probs, angle_probs
+
+    def settled(
+        self, batch: np.ndarray, class_probs: np.ndarray, angle_probs: np.ndarray, doubtful: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As `probabilities`, from the first pass's raw probabilities, the `doubtful` rows read again in
+        their other quarter turns (`turns`) and averaged."""
         if self.turns > 1 and len(doubtful):
             steps = (2,) if self.turns == 2 else (1, 2, 3)
-            turned = np.concatenate([np.rot90(crops_bgr[doubtful], k, axes=(1, 2)) for k in steps])
-            more_probs, more_angles = self._session.run(None, {"crops": crops_to_batch(turned)})
+            # Turning the network's input (n, 3, H, W) is turning the crops (n, H, W, 3): the same values.
+            turned = np.concatenate([np.rot90(batch[doubtful], k, axes=(2, 3)) for k in steps])
+            more_probs, more_angles = self._session.run(None, {"crops": turned})
             m = len(doubtful)
             bins_per_turn = self.angle_bins // 4
             class_sum = class_probs[doubtful].copy()
@@ -241,12 +257,22 @@ def readings_of(
 
 class ClassifierEnsemble(TileClassifier):
     """Crop classifiers read as one: their tile readings and up directions averaged, "not a tile" from those
-    trained to say it. All members must cut crops alike (size and margin)."""
+    trained to say it. All members must cut crops alike (size and margin).
+
+    `joint_recheck`: which crops are read again in their other turns is decided once, where the weighted
+    mean of the members' first readings scores below `recheck_below` (the first member's), and every member
+    (each in its own `turns`) reads those; otherwise each member picks its own doubtful crops. Both ways
+    the members read one batch, made once.
+
+    `colour_weights`: where given, colours are mixed with these weights and numbers, jokers and up
+    directions with `weights`.
+    """
 
     def __init__(
         self,
         members: list[TileClassifier],
         weights: list[float] | None = None,
+        joint_recheck: bool = False,
         colour_weights: list[float] | None = None,
     ) -> None:
         if not members:
@@ -264,14 +290,30 @@ class ClassifierEnsemble(TileClassifier):
                 raise ValueError("an ensemble needs one colour weight per classifier")
             self.colour_weights = np.asarray(colour_weights, np.float64)
             self.colour_weights /= self.colour_weights.sum()
+        self.joint_recheck = joint_recheck
         self.k = first.k
         self.crop_size, self.crop_margin = first.crop_size, first.crop_margin
         self.angle_bins = first.angle_bins
+        self.recheck_below = first.recheck_below
         self.knows_not_a_tile = any(m.knows_not_a_tile for m in members)
         self.path = first.path
 
-    def probabilities(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        tiles, not_tiles, angles = zip(*(m.probabilities(crops_bgr) for m in self.members), strict=True)
+    def probabilities(
+        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        batch = crops_to_batch(crops_bgr) if batch is None else batch
+        if self.joint_recheck:
+            passes = [m.first_pass(batch) for m in self.members]
+            # A member without the not-a-tile class gives it 0: the mean over all 54 classes.
+            width = len(CLASS_NAMES) + 1
+            best = sum(w * np.pad(p, ((0, 0), (0, width - p.shape[1])))
+                       for w, (p, _) in zip(self.weights, passes, strict=True)).max(axis=1)
+            doubtful = np.flatnonzero(best < self.recheck_below)
+            results = [member.settled(batch, probs, angles, doubtful)
+                       for member, (probs, angles) in zip(self.members, passes, strict=True)]
+        else:
+            results = [m.probabilities(crops_bgr, batch) for m in self.members]
+        tiles, not_tiles, angles = zip(*results, strict=True)
         tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
         if self.colour_weights is not None:
             colour_mix = sum(w * t for w, t in zip(self.colour_weights, tiles, strict=True))

@@ -66,12 +66,29 @@ class SetChecks:
 
         self.rules = rules or STANDARD
         self._verdicts: dict[tuple[Tile | None, ...], SetVerdict | None] = {}
+        self._valid: dict[tuple[Tile | None, ...], bool] = {}
 
     def __call__(self, tiles: list[Tile | None] | tuple[Tile | None, ...]) -> SetVerdict | None:
         key = tuple(tiles)
         if key not in self._verdicts:
             self._verdicts[key] = _check(list(key), self.rules)
         return self._verdicts[key]
+
+    def valid(self, tiles: list[Tile | None] | tuple[Tile | None, ...]) -> bool:
+        """Whether the readings in that order form a valid set (False where one is not read): the
+        verdict's `valid` without its readings and reasons, which only the sets reported need."""
+        from assistant.sets import is_valid_set
+
+        key = tuple(tiles)
+        known = self._valid.get(key)
+        if known is None:
+            verdict = self._verdicts.get(key)
+            if verdict is not None:
+                known = verdict.valid
+            else:
+                known = all(t is not None for t in key) and is_valid_set(key, self.rules)  # type: ignore[arg-type]
+            self._valid[key] = known
+        return known
 
 
 def _top_score(detections: Detections, index: int, fallback: float) -> float:
@@ -105,8 +122,7 @@ def _best_fix(
             readings = [t.tile for t in tiles]
             for pos, tile, _ in combos[k]:
                 readings[pos] = tile
-            verdict = checks(readings)
-            if verdict is not None and verdict.valid:
+            if checks.valid(readings):
                 return [(pos, tile) for pos, tile, _ in combos[k]]
     return None
 
@@ -151,8 +167,7 @@ def correct(
                 mark(tiles, pos, f"read as {placed.tile.describe()} with score {placed.confidence:.2f}", None)
 
     for set_index, tiles in enumerate(table):
-        verdict = checks([t.tile for t in tiles])
-        if len(tiles) < 3 or (verdict is not None and verdict.valid):
+        if len(tiles) < 3 or checks.valid([t.tile for t in tiles]):
             continue
         fix = _best_fix(tuple(tiles), detections, checks, max_changes)
         if fix is None:
@@ -177,11 +192,10 @@ def _likelier_direction(tiles: list[PlacedTile], checks: SetChecks) -> list[Plac
 
     A run laid by a player across the table looks descending from here; read backwards it is the run.
     """
-    forward = checks([t.tile for t in tiles])
-    if len(tiles) < 2 or forward is None or forward.valid:
+    forward = [t.tile for t in tiles]
+    if len(tiles) < 2 or any(t is None for t in forward) or checks.valid(forward):
         return tiles
-    backward = checks([t.tile for t in reversed(tiles)])
-    if backward is not None and backward.valid:
+    if checks.valid(forward[::-1]):
         return [replace(t, angle=t.angle + 180.0) for t in reversed(tiles)]
     return tiles
 
@@ -230,8 +244,7 @@ def _count_check(
                 if kind == "set" and len(where_list) >= 3:
                     readings = [t.corrected for t in where_list]
                     readings[pos] = candidate
-                    verdict = checks(readings)
-                    if verdict is None or not verdict.valid:
+                    if not checks.valid(readings):
                         continue
                 elif score < MIN_COUNT_RUNNER_UP * top:
                     # Nothing but the count speaks for it (a loose tile, a rack): a reading the classifier

@@ -263,6 +263,9 @@ def _chains(
             path.append(following)
             steps.append(step)
             visited.add(following)
+        if len(path) == 1:  # a tile alone: nothing to measure or cut
+            chains.append(path)
+            continue
         col = 0 if axis == "row" else 1
         # A tile partly hidden (or cut by the image border) shows a smaller box, whose centre is off by up
         # to half of what is missing: measure its steps against the chain's whole tiles, less that half.
@@ -297,7 +300,13 @@ def _steady_sizes(centers: np.ndarray, sizes: np.ndarray, neighbours: int = 4) -
     near = np.argsort(dist, axis=1)[:, : neighbours + 1]  # each tile itself first
     within = np.take_along_axis(dist, near, axis=1) <= 2.0 * sizes.max(axis=1, keepdims=True)
     gathered = np.where(within[:, :, None], sizes[near], np.nan)
-    return np.nanmedian(gathered, axis=1)
+    # np.nanmedian over axis 1, without its per-call cost: NaNs sort last, each tile counts itself.
+    ordered = np.sort(gathered, axis=1)
+    count = within.sum(axis=1)
+    rows = np.arange(n)
+    low = ordered[rows, (count - 1) // 2]
+    high = ordered[rows, count // 2]
+    return np.where((count % 2 == 1)[:, None], low, (low + high) / 2)
 
 
 def _link_candidates(
@@ -343,8 +352,9 @@ def _link_candidates(
     across = (sz[:, None, 1 - col] + sz[None, :, 1 - col]) / 2
     lateral = np.sqrt(np.clip(distance ** 2 - along ** 2, 0.0, None)) / across
     score = np.where(step < 1.0, 0.5, 1.0) * np.abs(step - 1.0) + 1.3 * lateral
-    return [(int(idx[p]), int(idx[q]), float(along[p, q]), float(step[p, q]), float(score[p, q]))
-            for p, q in np.argwhere(ok)]
+    p, q = np.nonzero(ok)
+    return list(zip(idx[p].tolist(), idx[q].tolist(), along[p, q].tolist(), step[p, q].tolist(),
+                    score[p, q].tolist(), strict=True))
 
 
 def _typical_step(own: np.ndarray, link_step: np.ndarray, link_turn: np.ndarray, overall: float) -> float:
@@ -600,13 +610,13 @@ def ordered_up(ordered: list[tuple[list[int], str, float]], orientation_known: b
     period = 360.0 if orientation_known else 180.0
     angles = np.concatenate([[up] * len(order) for order, _, up in ordered])
 
-    def near(c: float) -> np.ndarray:
-        return np.abs(_wrap180((angles - c) * 360.0 / period)) < 90.0
-
+    # near[c, j]: tile j's set faces within a quarter turn of tile c's.
+    near = np.abs(_wrap180((angles[None, :] - angles[:, None]) * 360.0 / period)) < 90.0
+    counts = near.sum(axis=1).tolist()
     # Ties go to the direction nearest the image's up: the camera usually stands on a player's side.
-    best = max((float(a) for a in angles),
-               key=lambda c: (int(near(c).sum()), -abs(float(_wrap180(c * 360.0 / period)))))
-    return circular_mean(angles[near(best)], period)
+    offsets = (-np.abs(_wrap180(angles * 360.0 / period))).tolist()
+    best = max(range(len(angles)), key=lambda c: (counts[c], offsets[c]))
+    return circular_mean(angles[near[best]], period)
 
 
 def _reading_order(ordered: list[tuple[list[int], str, float]], centers: np.ndarray, table_up: float,
@@ -663,13 +673,7 @@ def set_judge(detections: Detections, rules: Rules | None, orientation_known: bo
         tiles = [tiles_of[i] for i in indices]
         if any(tile is None for tile in tiles):
             return False
-        verdict = checks(tiles)
-        if verdict is not None and verdict.valid:
-            return True
-        if not either_way:
-            return False
-        backward = checks(tiles[::-1])
-        return backward is not None and backward.valid
+        return checks.valid(tiles) or (either_way and checks.valid(tiles[::-1]))
 
     return judge
 

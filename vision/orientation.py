@@ -66,12 +66,16 @@ def half_turned(detections: Detections) -> np.ndarray:
     widths = 0.75 * tile_heights(xyxy, angles)
     gap = _angle_gap(angles[:, None], angles[None, :])
     reach = SIDE_BY_SIDE_WITHIN * MIN_AGREEING_NEIGHBOURS
-    for i in range(n):
+    # Row i: the tiles near tile i and of its size; only tiles with enough opposed ones are looked at.
+    ratios = widths[None, :] / widths[:, None]
+    distances = np.linalg.norm(centers[None, :, :] - centers[:, None, :], axis=2)
+    near = distances <= reach * widths[:, None]
+    near &= (ratios <= SAME_SIZE_WITHIN) & (ratios >= 1 / SAME_SIZE_WITHIN)
+    opposite = near & (gap > 180.0 - ROW_AGREES_WITHIN)
+    for i in np.flatnonzero(opposite.sum(axis=1) >= MIN_AGREEING_NEIGHBOURS):
         width = widths[i]
-        ratio = widths / width
-        close = np.linalg.norm(centers - centers[i], axis=1) <= reach * width
-        close &= (ratio <= SAME_SIZE_WITHIN) & (ratio >= 1 / SAME_SIZE_WITHIN)
-        opposed = np.flatnonzero(close & (gap[i] > 180.0 - ROW_AGREES_WITHIN))
+        close = near[i]
+        opposed = np.flatnonzero(opposite[i])
         if len(opposed) < MIN_AGREEING_NEIGHBOURS or gap[np.ix_(opposed, opposed)].max() >= ROW_AGREES_WITHIN:
             continue
         radians = np.deg2rad(angles[opposed])

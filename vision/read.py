@@ -130,6 +130,8 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     except ModelLoadError as error:
         print(f"rummi read: error: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
+    # The reader is shared in a process (load_reader): the profile asked for holds for this command only.
+    previous = reader.profile
     if getattr(args, "profile", None):
         from vision.profile import ProfileError, load_profile
 
@@ -138,6 +140,15 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         except ProfileError as error:
             print(f"rummi read: error: {error}", file=sys.stderr)
             return EXIT_UNREADABLE
+    else:
+        reader.use_profile(None)
+    try:
+        return _read_all(args, rules, reader)
+    finally:
+        reader.use_profile(previous)
+
+
+def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader) -> int:
     code = EXIT_OK
     several = len(args.images) > 1
     for image in args.images:

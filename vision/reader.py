@@ -31,9 +31,16 @@ class CropClassifier(Protocol):
 CLASSIFIERS = "classifiers.json"
 
 
-def load_classifier() -> CropClassifier | None:
+def load_classifier(threads: int = 2) -> CropClassifier | None:
     """The shipped crop classifier (the ensemble `models/classifiers.json` lists, else the one model), or
-    None where none is shipped (the reader then only detects).
+    None where none is shipped (the reader then only detects). `threads`: onnxruntime threads per model.
+
+    `classifiers.json` holds `members` (each a `file`, the fp32 model, an optional `int8` copy made by
+    `vision.training.quantize`, a `weight`, and optionally its own `turns`), and optionally `precision`
+    ("fp32", the default, or "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a
+    doubtful crop is read in, default 4), `recheck_below` (a crop whose best reading scores less is
+    doubtful, default 0.8) and `joint_recheck` (the ensemble decides once which crops are doubtful,
+    default false).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -42,17 +49,41 @@ def load_classifier() -> CropClassifier | None:
         listing = model_path(CLASSIFIERS)
     except ModelLoadError:
         try:
-            return TileClassifier()
+            return TileClassifier(threads=threads)
         except (ModelLoadError, FileNotFoundError):
             return None
     try:
-        members = json.loads(listing.read_text())["members"]
-        files, weights = [m["file"] for m in members], [float(m["weight"]) for m in members]
+        settings = json.loads(listing.read_text())
+        precision = settings.get("precision", "fp32")
+        if precision not in ("fp32", "int8"):
+            raise ValueError(f"precision must be 'fp32' or 'int8', not {precision!r}")
+        members = settings["members"]
+        if precision == "int8" and not all("int8" in m for m in members):
+            raise ValueError('precision is "int8" but a member names no "int8" file '
+                             "(make them with python -m vision.training.quantize)")
+        files = [m["int8"] if precision == "int8" else m["file"] for m in members]
+        weights = [float(m["weight"]) for m in members]
         has_colour_weights = any("colour_weight" in m for m in members)
         colour_weights = [float(m["colour_weight"]) for m in members] if has_colour_weights else None
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        turns = int(settings.get("turns", 4))
+        member_turns = [int(m.get("turns", turns)) for m in members]
+        recheck_below = float(settings.get("recheck_below", 0.8))
+        joint_recheck = bool(settings.get("joint_recheck", False))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
-    return ClassifierEnsemble([TileClassifier(model_path(f)) for f in files], weights, colour_weights)
+    try:
+        classifiers = [
+            TileClassifier(model_path(f), threads=threads, turns=t, recheck_below=recheck_below)
+            for f, t in zip(files, member_turns, strict=True)
+        ]
+    except ValueError as error:
+        raise ModelLoadError(f"{listing}: {error}") from error
+    try:
+        return ClassifierEnsemble(
+            classifiers, weights, joint_recheck=joint_recheck, colour_weights=colour_weights
+        )
+    except ValueError as error:
+        raise ModelLoadError(f"{listing}: {error}") from error
 
 
 @dataclass

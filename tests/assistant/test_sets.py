@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -120,3 +121,43 @@ def test_a_mutated_set_is_rejected_with_a_reason(tiles: list[Tile]) -> None:
     verdict = check_set(tiles, SIX)
     assert not verdict.valid, format_tiles(tiles)
     assert verdict.reasons and all(r.text for r in verdict.reasons)
+
+
+# --- is_valid_set: check_set's verdict without readings or reasons ------------------------------------
+
+
+def _near_sets(rng: np.random.Generator, count: int) -> list[list[Tile]]:
+    """Random sequences biased towards almost-sets: runs and groups with a tile changed, jokers added,
+    lengths 0-14, so valid and invalid ones both come up often."""
+    from assistant.tiles import ALL_FACES
+
+    out = []
+    for _ in range(count):
+        length = int(rng.choice([0, 1, 2, 3, 3, 3, 4, 4, 5, 6, 9, 13, 14]))
+        kind = rng.integers(0, 3)
+        if kind == 0:  # a run, maybe off the end of the numbers
+            color = COLORS[int(rng.integers(0, 4))]
+            start = int(rng.integers(-2, 14))
+            tiles = [Tile(color, min(13, max(1, start + i))) for i in range(length)]
+        elif kind == 1:  # a group
+            number = int(rng.integers(1, 14))
+            tiles = [Tile(COLORS[int(rng.integers(0, 4))], number) for _ in range(length)]
+        else:
+            tiles = [ALL_FACES[int(rng.integers(0, len(ALL_FACES)))] for _ in range(length)]
+        for _ in range(int(rng.choice([0, 0, 1, 2]))):  # a misread or a joker
+            if tiles:
+                pos = int(rng.integers(0, len(tiles)))
+                tiles[pos] = JOKER if rng.random() < 0.6 else ALL_FACES[int(rng.integers(0, len(ALL_FACES)))]
+        out.append(tiles)
+    return out
+
+
+def test_is_valid_set_agrees_with_check_set_on_many_sets_in_every_edition() -> None:
+    from assistant.rules import PRESETS
+    from assistant.sets import is_valid_set
+
+    sets = _near_sets(np.random.default_rng(16), 6000) + [[JOKER] * n for n in range(15)]
+    for rules in PRESETS.values():
+        verdicts = [check_set(tiles, rules).valid for tiles in sets]
+        assert 0.1 < sum(verdicts) / len(verdicts) < 0.9  # both kinds are tested (600+ valid)
+        assert [is_valid_set(tiles, rules) for tiles in sets] == verdicts, rules.name

@@ -25,7 +25,7 @@ from vision.calibration import (
 )
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
-from vision.reader import TileReader
+from vision.reader import TileReader, load_reader
 
 
 def grid_detections(row_lengths: list[int], tile: float = 40.0) -> Detections:
@@ -168,6 +168,8 @@ def test_calibrate_and_read_with_the_profile_on_the_command_line(
     assert out.stat().st_size < 300_000
     assert main(["read", str(folder / "game.jpg"), "--profile", str(out), "--json"]) == 0
     assert "tiles" in json.loads(capsys.readouterr().out)
+    # The process's shared reader does not keep the profile for the next command.
+    assert load_reader().profile is None
 
 
 def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(

@@ -17,7 +17,7 @@ class FixedReader:
     """A crop classifier that reads every crop as the same probabilities."""
 
     knows_not_a_tile = True
-    crop_size, crop_margin, angle_bins, k, path = 64, 0.1, 36, 3, None
+    crop_size, crop_margin, angle_bins, k, path, recheck_below = 64, 0.1, 36, 3, None, 0.8
 
     def __init__(self, tile: dict[str, float], not_tile: float = 0.0) -> None:
         self.tile = np.zeros(len(CLASS_NAMES))
@@ -25,7 +25,9 @@ class FixedReader:
             self.tile[CLASS_INDEX[name]] = p
         self.not_tile = not_tile
 
-    def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def probabilities(
+        self, crops: np.ndarray, batch: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(crops)
         return np.tile(self.tile, (n, 1)), np.full(n, self.not_tile), np.full((n, 36), 1 / 36)
 
@@ -38,7 +40,7 @@ def test_colour_comes_from_the_colour_weights_and_number_from_the_number_weights
     # The first reads numbers well but sees an unfamiliar teal as black; the second knows the ink.
     numbers_right = FixedReader({"black_9": 0.9, "blue_6": 0.1})
     inks_right = FixedReader({"blue_6": 0.6, "blue_9": 0.4})
-    ensemble = ClassifierEnsemble([numbers_right, inks_right], [0.7, 0.3], [0.2, 0.8])  # type: ignore[list-item]
+    ensemble = ClassifierEnsemble([numbers_right, inks_right], [0.7, 0.3], colour_weights=[0.2, 0.8])  # type: ignore[list-item]
     tile, _, _ = ensemble.probabilities(crops())
     assert CLASS_NAMES[int(tile[0].argmax())] == "blue_9"
     assert tile.sum(axis=1) == pytest.approx([1.0, 1.0])
@@ -55,7 +57,7 @@ def test_without_colour_weights_the_mix_is_one_average() -> None:
 def test_a_joker_keeps_its_mixed_probability() -> None:
     joker = FixedReader({"joker": 0.8, "red_1": 0.2})
     face = FixedReader({"red_1": 1.0})
-    ensemble = ClassifierEnsemble([joker, face], [0.5, 0.5], [0.5, 0.5])  # type: ignore[list-item]
+    ensemble = ClassifierEnsemble([joker, face], [0.5, 0.5], colour_weights=[0.5, 0.5])  # type: ignore[list-item]
     tile, _, _ = ensemble.probabilities(crops(1))
     assert tile[0, CLASS_INDEX["joker"]] == pytest.approx(0.4)
     assert tile[0, CLASS_INDEX["red_1"]] == pytest.approx(0.6)
@@ -63,7 +65,7 @@ def test_a_joker_keeps_its_mixed_probability() -> None:
 
 def test_one_colour_weight_per_member_is_required() -> None:
     with pytest.raises(ValueError, match="colour weight"):
-        ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], [1.0])  # type: ignore[list-item]
+        ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], colour_weights=[1.0])  # type: ignore[list-item]
 
 
 def test_the_shipped_listing_gives_colour_weights_to_the_reader() -> None:

@@ -104,3 +104,27 @@ def test_batch_is_rgb_planes_in_minus_one_to_one() -> None:
     assert np.allclose(batch[:, :2], -1.0)
     with pytest.raises(ValueError):
         crops_to_batch(np.zeros((8, 8, 3), dtype=np.uint8))
+
+
+def test_batch_values_are_each_byte_scaled_exactly() -> None:
+    """Every byte value maps to float32 (byte - 127.5) / 127.5, as the models were trained on."""
+    crops = np.arange(256, dtype=np.uint8).reshape(1, 16, 16, 1).repeat(3, axis=3)
+    crops[..., 0] = crops[..., 0][:, ::-1]  # blue differs from red: the channels must swap
+    batch = crops_to_batch(crops)
+    planes = crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32)
+    expected = (planes - np.float32(127.5)) / np.float32(127.5)
+    assert batch.dtype == np.float32 and batch.flags.c_contiguous
+    assert np.array_equal(batch, expected)
+    assert batch[0, 0, 0, 0] == -1.0 and batch[0, 0, -1, -1] == 1.0
+
+
+def test_cut_crops_cuts_each_box_as_cut_crop_does() -> None:
+    rng = np.random.default_rng(16)
+    frame = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    boxes = np.array([[10.5, 20.2, 60.0, 90.7],  # sampled
+                      [-8.0, -5.0, 30.0, 40.0],  # past the frame's edge
+                      [0.0, 0.0, 400.0, 300.0],  # large: averaged (cut_crop's other path)
+                      [350.2, 250.9, 399.0, 299.5]])
+    stack = cut_crops(frame, boxes)
+    for box, crop in zip(boxes, stack, strict=True):
+        assert np.array_equal(crop, cut_crop(frame, box))

@@ -398,3 +398,19 @@ def test_tiles_upside_down_in_the_frame_are_no_rack() -> None:
         b.angles[i] += 180.0
     layout = group(b.detections(), image_size=(1000, 750))
     assert layout.racks == () and len(layout.all_tiles()) == 6 + len(upper) + len(lower)
+
+
+def test_steady_sizes_are_the_nanmedian_over_near_tiles() -> None:
+    """`_steady_sizes` skips np.nanmedian's cost per call; its figures must be np.nanmedian's exactly."""
+    from vision.layout import _steady_sizes
+
+    rng = np.random.default_rng(16)
+    for _ in range(500):
+        n = int(rng.integers(3, 40))
+        centers = rng.uniform(0, 400, (n, 2))
+        sizes = rng.uniform(5, 60, (n, 2))
+        dist = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+        near = np.argsort(dist, axis=1)[:, :5]
+        within = np.take_along_axis(dist, near, axis=1) <= 2.0 * sizes.max(axis=1, keepdims=True)
+        expected = np.nanmedian(np.where(within[:, :, None], sizes[near], np.nan), axis=1)
+        assert np.array_equal(_steady_sizes(centers, sizes), expected)

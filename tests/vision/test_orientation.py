@@ -106,3 +106,67 @@ def test_a_tile_far_smaller_than_its_row_is_doubtful() -> None:
     layout = rebuild(tiny)
     speck = [t for s in layout.table for t in s if t.index == 4][0]
     assert speck.doubtful and "smaller" in (speck.note or "")
+
+
+def _half_turned_one_tile_at_a_time(detections: Detections) -> np.ndarray:
+    """`half_turned` as it was written before its neighbour screen was vectorised: the reference."""
+    from vision.orientation import (
+        MIN_AGREEING_NEIGHBOURS,
+        ROW_AGREES_WITHIN,
+        SAME_SIZE_WITHIN,
+        SIDE_BY_SIDE_WITHIN,
+        _angle_gap,
+        _in_row,
+        tile_heights,
+    )
+
+    n = len(detections)
+    flagged = np.zeros(n, bool)
+    if n < 3 or not np.any(detections.angle != 0):
+        return flagged
+    xyxy = np.asarray(detections.xyxy, np.float64)
+    angles = detections.angle.astype(np.float64)
+    centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    widths = 0.75 * tile_heights(xyxy, angles)
+    gap = _angle_gap(angles[:, None], angles[None, :])
+    reach = SIDE_BY_SIDE_WITHIN * MIN_AGREEING_NEIGHBOURS
+    for i in range(n):
+        width = widths[i]
+        ratio = widths / width
+        close = np.linalg.norm(centers - centers[i], axis=1) <= reach * width
+        close &= (ratio <= SAME_SIZE_WITHIN) & (ratio >= 1 / SAME_SIZE_WITHIN)
+        opposed = np.flatnonzero(close & (gap[i] > 180.0 - ROW_AGREES_WITHIN))
+        if len(opposed) < MIN_AGREEING_NEIGHBOURS or gap[np.ix_(opposed, opposed)].max() >= ROW_AGREES_WITHIN:
+            continue
+        radians = np.deg2rad(angles[opposed])
+        row_up = float(np.arctan2(np.sin(radians).mean(), np.cos(radians).mean()))
+        right = np.array([np.cos(row_up), -np.sin(row_up)])
+        up = np.array([-np.sin(row_up), -np.cos(row_up)])
+        axes = (right, up, width)
+        in_row = opposed[_in_row(centers[opposed] - centers[i], *axes, reach)]
+        beside = in_row[_in_row(centers[in_row] - centers[i], *axes, SIDE_BY_SIDE_WITHIN)]
+        alike = np.flatnonzero(close & (gap[i] < ROW_AGREES_WITHIN))
+        alike = alike[alike != i]
+        facing_as_the_tile = _in_row(centers[alike] - centers[i], *axes, SIDE_BY_SIDE_WITHIN).any()
+        if len(in_row) >= MIN_AGREEING_NEIGHBOURS and len(beside) and not facing_as_the_tile:
+            flagged[i] = True
+    return flagged
+
+
+def test_half_turned_flags_what_the_one_tile_at_a_time_version_flags() -> None:
+    rng = np.random.default_rng(16)
+    flagged_any = 0
+    for _ in range(300):
+        parts = []
+        for _ in range(int(rng.integers(1, 5))):  # rows, some tiles half turned, some jittered
+            count = int(rng.integers(2, 8))
+            found = row(["red_5"] * count, list(rng.choice([0.0, 0.0, 0.0, 180.0], count)
+                                                + rng.normal(0, 6, count)))
+            found.xyxy = found.xyxy + np.tile(rng.uniform(0, 600, 2), 2)
+            found.xyxy = found.xyxy * rng.uniform(0.8, 1.2)
+            parts.append(found)
+        found = Detections.merge(parts)
+        expected = _half_turned_one_tile_at_a_time(found)
+        flagged_any += expected.any()
+        assert np.array_equal(half_turned(found), expected)
+    assert flagged_any > 30  # the rule fires on many of the layouts

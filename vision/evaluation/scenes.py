@@ -160,11 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
+    from vision.reader import load_classifier
 
-    # Without --classifier: the classifiers `rummi read` uses (the ensemble models/classifiers.json lists).
     reader = TileReader(
         TileDetector(args.detector) if args.detector else None,
-        **({"classifier": TileClassifier(args.classifier)} if args.classifier else {}),
+        TileClassifier(args.classifier) if args.classifier else load_classifier(),
     )
     report: dict[str, Any] = {}
     everything = KindScores()
