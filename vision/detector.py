@@ -22,7 +22,7 @@ LETTERBOX_FILL = 114
 DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
-DEFAULT_RACK_CONFIDENCE = 0.25
+DEFAULT_RACK_CONFIDENCE = 0.35
 """A rack is reported when the best of the boxes joined into it (`join_rack_parts`) scores this much."""
 RACK_PART_CONFIDENCE = 0.1
 """Rack boxes scoring this much take part in the joining: the detector often sees a long rack as two or

@@ -147,11 +147,20 @@ def test_reading_with_the_profile_drops_the_cloth_and_keeps_the_tiles(table: dic
     assert (profile.false_radius > 0) == (profile.notes["false_tiles_reported"] > 0)
     reader.use_profile(profile)
     with_profile = reader.read(table["game"])
-    # What the profile keeps is what the plain reader found, read the same way where the inks are not mapped.
-    assert len(with_profile) + len(reader.cloth) == len(without)
+    # What the profile keeps is what the plain reader found, read the same way where the inks are not mapped;
+    # a bare table that gave the reader nothing lowers the detector's threshold there: more may be found.
+    lowered = profile.min_score is not None and profile.min_score < reader.detector.confidence
+    if lowered:
+        assert len(with_profile) + len(reader.cloth) >= len(without)
+    else:
+        assert len(with_profile) + len(reader.cloth) == len(without)
     false_without, found_without = _false_and_found(without, table["truth"])
     false_with, found_with = _false_and_found(with_profile, table["truth"])
-    assert false_with <= false_without
+    if lowered:  # the lower threshold is for tiles the cloth hid: more found, a bounded price in false ones
+        assert found_with >= found_without
+        assert false_with <= false_without + max(1, found_without // 20)
+    else:
+        assert false_with <= false_without
     if false_without >= 5:
         assert false_with <= false_without / 2
     assert found_with >= found_without - max(1, found_without // 10)
