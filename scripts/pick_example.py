@@ -40,9 +40,9 @@ def truth_sets(truth: dict) -> tuple[list[list[str]], list[list[str]]] | None:
     return sets + loose, racks
 
 
-def good_example(truth: dict, document: dict) -> bool:
+def good_example(truth: dict, document: dict, need_rack: bool = True) -> bool:
     shown = truth_sets(truth)
-    if shown is None or not shown[1]:
+    if shown is None or (need_rack and not shown[1]):
         return False
     sets, racks = shown
     verdicts = [check_set([Tile.parse(t) for t in s], STANDARD).valid for s in sets if len(s) >= 3]
@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tries", type=int, default=200)
     parser.add_argument("--kind", default="game", help="scene kind to render (datasets.render --kind)")
     parser.add_argument("--out", type=Path, default=Path("vision/examples"))
+    parser.add_argument("--no-rack", action="store_true",
+                        help="a table without rack tiles will do (the reader must then report no rack)")
     args = parser.parse_args(argv)
     reader = TileReader()
     for index in range(args.tries):
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         photo = cv2.imdecode(encoded, cv2.IMREAD_COLOR)  # read as the shipped JPEG will be
         document, _ = read_document("example", photo, reader.read(photo), STANDARD)
-        if ok and good_example(scene, document):
+        if ok and good_example(scene, document, need_rack=not args.no_rack):
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / "table.jpg").write_bytes(encoded.tobytes())
             (args.out / "table.json").write_text(json.dumps(scene, separators=(",", ":")))
