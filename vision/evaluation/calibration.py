@@ -89,9 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
 
-    reader = TileReader(
+    reader = TileReader(  # without --classifier: the classifiers `rummi read` loads
         TileDetector(args.detector) if args.detector else None,
-        TileClassifier(args.classifier) if args.classifier else TileClassifier(),
+        **({"classifier": TileClassifier(args.classifier)} if args.classifier else {}),
     )
     report = evaluate_tables(args.root, reader, args.limit)
     for mode in MODES:
