@@ -20,7 +20,7 @@ from assistant.documents import set_to_json
 from assistant.errors import InputError, quote, shorten_long_runs
 from assistant.meld import MeldVerdict, check_meld
 from assistant.rules import HOUSE_RULES, PRESETS, Rules, find_preset
-from assistant.scoring import FailedOpening, Ledger, RoundResult, score_round
+from assistant.scoring import Ledger, RoundResult, parse_failed_openings, score_round
 from assistant.sets import SetVerdict
 from assistant.table import TableVerdict, check_table
 from assistant.tiles import NotationError, Tile, format_tiles, parse_layout, parse_tiles
@@ -274,13 +274,7 @@ def run_score(args: argparse.Namespace, rules: Rules) -> int:
             also = "" if same[0] == name else f" (as {quote(same[0])}: names are compared ignoring case)"
             raise InputError(f"player {quote(name)} is given two racks{also}")
         racks[name] = parse_tiles(tiles)
-    failed: dict[str, FailedOpening] = {}
-    for entry in args.failed_opening or []:
-        name, _, why = entry.partition("=")
-        try:
-            failed[name.strip()] = FailedOpening(why.strip() or FailedOpening.COULD_NOT.value)
-        except ValueError:
-            raise InputError(f"not NAME=could-not|chose-not: {quote(entry)}") from None
+    failed = parse_failed_openings(args.failed_opening)
     result = score_round(racks, rules, failed)
     document, text = round_to_json(result), describe_round(result)
     if rules.partnership:

@@ -40,6 +40,23 @@ class FailedOpening(enum.Enum):
     CHOSE_NOT = "chose-not"
 
 
+def parse_failed_openings(entries: Sequence[str] | None, player: str = "NAME") -> dict[str, FailedOpening]:
+    """`PLAYER=could-not|chose-not` entries (the command line's `--failed-opening`), by player; a bare
+    `PLAYER=` could not open.
+
+    Raises:
+        InputError: an entry names no known reason (`player` is the word its message uses for the name).
+    """
+    failed: dict[str, FailedOpening] = {}
+    for entry in entries or []:
+        name, _, why = entry.partition("=")
+        try:
+            failed[name.strip()] = FailedOpening(why.strip() or FailedOpening.COULD_NOT.value)
+        except ValueError:
+            raise InputError(f"not {player}=could-not|chose-not: {quote(entry)}") from None
+    return failed
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """One round's outcome. `scores` sums to zero; `rack_values` counts jokers at the preset's penalty."""

@@ -23,7 +23,7 @@ from assistant.hall import (
     start_tournament,
 )
 from assistant.rules import Rules, find_preset
-from assistant.scoring import FailedOpening
+from assistant.scoring import parse_failed_openings
 from assistant.storage.database import StorageError
 from assistant.storage.tournaments import Tournament, TournamentGame
 from assistant.tiles import NotationError
@@ -126,13 +126,7 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
         if name in racks:
             raise InputError(f"player {name!r} is given two racks")
         racks[name] = tiles
-    failed: dict[str, FailedOpening] = {}
-    for entry in args.failed_opening or []:
-        name, _, why = entry.partition("=")
-        try:
-            failed[name.strip()] = FailedOpening(why.strip() or FailedOpening.COULD_NOT.value)
-        except ValueError:
-            raise InputError(f"not PLAYER=could-not|chose-not: {entry!r}") from None
+    failed = parse_failed_openings(args.failed_opening, "PLAYER")
     store = open_hall(args.db)
     _check_rules(args, store.load(args.name))
     game = record_table_game(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.tiles import CLASS_NAMES
+from assistant.tiles import CLASS_NAMES, tile_from_class_name
 from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crops
 from vision.onnx_models import ModelLoadError, model_path
 
@@ -221,16 +221,18 @@ class TileClassifier:
         return class_probs[:, : len(CLASS_NAMES)], not_tile, angle_probs
 
 
-_JOKER = CLASS_NAMES.index("joker")
-_FACE_COLOURS = sorted({n.split("_")[0] for n in CLASS_NAMES if n != "joker"})
-_FACE_NUMBERS = sorted({n.split("_")[1] for n in CLASS_NAMES if n != "joker"}, key=int)
-_COLOUR_ONE_HOT = np.zeros((len(CLASS_NAMES), len(_FACE_COLOURS)))
-_NUMBER_ONE_HOT = np.zeros((len(CLASS_NAMES), len(_FACE_NUMBERS)))
-for _index, _name in enumerate(CLASS_NAMES):
-    if _index != _JOKER:
-        _colour, _number = _name.split("_")
-        _COLOUR_ONE_HOT[_index, _FACE_COLOURS.index(_colour)] = 1.0
-        _NUMBER_ONE_HOT[_index, _FACE_NUMBERS.index(_number)] = 1.0
+def _face_one_hots() -> tuple[int, np.ndarray, np.ndarray]:
+    """The joker's class index, and for every class its colour and its number as one-hot rows (all zero
+    for the joker)."""
+    tiles = [tile_from_class_name(name) for name in CLASS_NAMES]
+    colours = list(dict.fromkeys(t.color for t in tiles if t.color is not None))
+    numbers = sorted({t.number for t in tiles if t.number is not None})
+    colour_hot = np.array([[float(t.color == c) for c in colours] for t in tiles])
+    number_hot = np.array([[float(t.number == n) for n in numbers] for t in tiles])
+    return CLASS_NAMES.index("joker"), colour_hot, number_hot
+
+
+_JOKER, _COLOUR_ONE_HOT, _NUMBER_ONE_HOT = _face_one_hots()
 
 
 def _colour_from(colour_mix: np.ndarray, tile_mix: np.ndarray) -> np.ndarray:

@@ -208,13 +208,8 @@ class TileDetector:
         canvas = np.full_like(image, LETTERBOX_FILL)
         top, left = (height - small_h) // 2, (width - small_w) // 2
         canvas[top : top + small_h, left : left + small_w] = small
-        tensor, geometry = self.preprocess(canvas)
-        (raw,) = self.session.run(None, {self.input_name: tensor})
-        rows = raw[0].T
-        threshold = self.confidence if confidence is None else confidence
-        boxes, scores = self._boxes_of(
-            rows, self.tile_class, threshold, geometry, (height, width), self.max_coverage
-        )
+        shrunk = self.detect_once(canvas, confidence)
+        boxes, scores = shrunk.xyxy.copy(), shrunk.confidence
         boxes[:, [0, 2]] = ((boxes[:, [0, 2]] - left) / CLOSE_UP_SCALE).clip(0, width)
         boxes[:, [1, 3]] = ((boxes[:, [1, 3]] - top) / CLOSE_UP_SCALE).clip(0, height)
         sides = (boxes[:, 2:] - boxes[:, :2]).min(axis=1) if len(boxes) else np.zeros(0)
