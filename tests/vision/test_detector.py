@@ -10,7 +10,14 @@ import pytest
 from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
 from vision.detections import UNKNOWN_CLASS, box_iou
-from vision.detector import TileDetector, covered_by_others, join_rack_parts, letterbox, non_max_suppression
+from vision.detector import (
+    TileDetector,
+    covered_by_others,
+    join_rack_parts,
+    letterbox,
+    non_max_suppression,
+    on_rack_boxes,
+)
 from vision.onnx_models import ModelLoadError, model_path
 from vision.reader import TileReader
 
@@ -151,6 +158,28 @@ def test_the_shipped_detector_finds_racks_as_their_own_class(detector: TileDetec
     found = detector.postprocess(rows, geometry, (320, 320))
     assert len(found) == 1
     assert found.rack_xyxy.round().tolist() == [[10.0, 155.0, 310.0, 245.0]]
+
+
+def test_a_low_scored_tile_counts_on_a_found_rack_and_nowhere_else(detector: TileDetector) -> None:
+    # Tiles standing on a rack seen at an angle score low; the rack around them is evidence too.
+    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
+    rows = np.zeros((1, 6, 4), np.float32)
+    rows[0, :, 0] = [160, 200, 300, 90, 0.0, 0.8]  # a rack
+    rows[0, :, 1] = [60, 200, 30, 45, detector.rack_tile_confidence + 0.02, 0.0]  # a faint tile on it
+    rows[0, :, 2] = [60, 60, 30, 45, detector.rack_tile_confidence + 0.02, 0.0]  # as faint, on the table
+    rows[0, :, 3] = [200, 60, 30, 45, 0.9, 0.0]  # a clear tile on the table
+    found = detector.postprocess(rows, geometry, (320, 320))
+    centres = ((found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2).round().tolist()
+    assert sorted(centres) == [[60.0, 200.0], [200.0, 60.0]]
+    no_rack = rows.copy()
+    no_rack[0, 5, 0] = 0.0
+    assert len(detector.postprocess(no_rack, geometry, (320, 320))) == 1
+
+
+def test_on_rack_boxes_needs_half_the_tile_inside() -> None:
+    tiles = np.array([[0, 0, 10, 10], [6, 0, 16, 10], [20, 20, 30, 30]], float)
+    assert on_rack_boxes(tiles, np.array([[0, 0, 10, 10]], float)).tolist() == [True, False, False]
+    assert on_rack_boxes(tiles, None).tolist() == [False, False, False]
 
 
 def test_overlapping_parts_of_one_long_rack_become_one_rack() -> None:
