@@ -268,6 +268,10 @@ class ClassifierEnsemble(TileClassifier):
 
     `colour_weights`: where given, colours are mixed with these weights and numbers, jokers and up
     directions with `weights`.
+
+    `consult_below` (with `joint_recheck`): the member `lead` reads every crop, the others only crops the
+    lead reads with a best tile score under this; a crop the lead is sure of keeps the lead's reading
+    (its not-a-tile score too). None: every member reads every crop.
     """
 
     def __init__(
@@ -276,6 +280,8 @@ class ClassifierEnsemble(TileClassifier):
         weights: list[float] | None = None,
         joint_recheck: bool = False,
         colour_weights: list[float] | None = None,
+        consult_below: float | None = None,
+        lead: int = 0,
     ) -> None:
         if not members:
             raise ValueError("an ensemble needs at least one classifier")
@@ -293,6 +299,12 @@ class ClassifierEnsemble(TileClassifier):
             self.colour_weights = np.asarray(colour_weights, np.float64)
             self.colour_weights /= self.colour_weights.sum()
         self.joint_recheck = joint_recheck
+        if not 0 <= lead < len(members):
+            raise ValueError(f"the lead must be one of the {len(members)} members, got {lead}")
+        if consult_below is not None and not (0.0 < consult_below <= 1.0 and joint_recheck):
+            raise ValueError("consult_below must be in (0, 1] and needs joint_recheck")
+        self.consult_below = consult_below
+        self.lead = lead
         self.k = first.k
         self.crop_size, self.crop_margin = first.crop_size, first.crop_margin
         self.angle_bins = first.angle_bins
@@ -304,6 +316,30 @@ class ClassifierEnsemble(TileClassifier):
         self, crops_bgr: np.ndarray, batch: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         batch = crops_to_batch(crops_bgr) if batch is None else batch
+        if self.consult_below is not None:
+            return self._led(batch)
+        return self._mixed(crops_bgr, batch)
+
+    def _led(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lead = self.members[self.lead]
+        probs, angles = lead.first_pass(batch)
+        consult = probs[:, : len(CLASS_NAMES)].max(axis=1) < self.consult_below
+        sure = np.flatnonzero(~consult)
+        tile = np.zeros((len(batch), len(CLASS_NAMES)))
+        not_tile = np.zeros(len(batch))
+        angle = np.zeros((len(batch), angles.shape[1]))
+        if len(sure):
+            nothing_doubtful = np.zeros(0, np.int64)
+            tile[sure], not_tile[sure], angle[sure] = lead.settled(
+                batch[sure], probs[sure].copy(), angles[sure].copy(), nothing_doubtful
+            )
+        if consult.any():
+            tile[consult], not_tile[consult], angle[consult] = self._mixed(None, batch[consult])
+        return tile, not_tile, angle
+
+    def _mixed(
+        self, crops_bgr: np.ndarray | None, batch: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.joint_recheck:
             passes = [m.first_pass(batch) for m in self.members]
             # A member without the not-a-tile class gives it 0: the mean over all 54 classes.
@@ -314,7 +350,8 @@ class ClassifierEnsemble(TileClassifier):
             results = [member.settled(batch, probs, angles, doubtful)
                        for member, (probs, angles) in zip(self.members, passes, strict=True)]
         else:
-            results = [m.probabilities(crops_bgr, batch) for m in self.members]
+            results = [m.probabilities(batch if crops_bgr is None else crops_bgr, batch)
+                       for m in self.members]
         tiles, not_tiles, angles = zip(*results, strict=True)
         tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
         if self.colour_weights is not None:
@@ -322,5 +359,5 @@ class ClassifierEnsemble(TileClassifier):
             tile = _colour_from(colour_mix, tile)
         angle = sum(w * a for w, a in zip(self.weights, angles, strict=True))
         judges = [n for m, n in zip(self.members, not_tiles, strict=True) if m.knows_not_a_tile]
-        not_tile = np.mean(judges, axis=0) if judges else np.zeros(len(crops_bgr))
+        not_tile = np.mean(judges, axis=0) if judges else np.zeros(len(batch))
         return tile, not_tile, angle

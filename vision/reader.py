@@ -39,8 +39,9 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
     `vision.training.quantize`, a `weight`, and optionally its own `turns`), and optionally `precision`
     ("fp32", the default, or "int8": load the members' int8 copies), `turns` (1, 2 or 4: how many turns a
     doubtful crop is read in, default 4), `recheck_below` (a crop whose best reading scores less is
-    doubtful, default 0.8) and `joint_recheck` (the ensemble decides once which crops are doubtful,
-    default false).
+    doubtful, default 0.8), `joint_recheck` (the ensemble decides once which crops are doubtful,
+    default false), and `lead` with `consult_below` (the member that reads every crop, and the score under
+    which the others are consulted; default: all read all).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -69,6 +70,9 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         member_turns = [int(m.get("turns", turns)) for m in members]
         recheck_below = float(settings.get("recheck_below", 0.8))
         joint_recheck = bool(settings.get("joint_recheck", False))
+        consult_below = settings.get("consult_below")
+        consult_below = None if consult_below is None else float(consult_below)
+        lead = int(settings.get("lead", 0))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
     try:
@@ -80,7 +84,8 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         raise ModelLoadError(f"{listing}: {error}") from error
     try:
         return ClassifierEnsemble(
-            classifiers, weights, joint_recheck=joint_recheck, colour_weights=colour_weights
+            classifiers, weights, joint_recheck=joint_recheck, colour_weights=colour_weights,
+            consult_below=consult_below, lead=lead,
         )
     except ValueError as error:
         raise ModelLoadError(f"{listing}: {error}") from error

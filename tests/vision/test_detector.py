@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,6 +18,7 @@ from vision.detector import (
     letterbox,
     non_max_suppression,
     on_rack_boxes,
+    shrink,
 )
 from vision.onnx_models import ModelLoadError, model_path
 from vision.reader import TileReader
@@ -61,6 +63,18 @@ def test_letterbox_maps_boxes_back() -> None:
     frame_box = np.array([[100.0, 200.0, 300.0, 500.0]])
     model_box = frame_box * geometry.scale + [geometry.pad_x, geometry.pad_y] * 2
     assert geometry.to_frame(model_box) == pytest.approx(frame_box)
+
+
+def test_shrink_is_close_to_the_area_resize_at_any_size() -> None:
+    image, _, _ = render_indexed(9000, 0, long_side=1000, kind="game")
+    for width, height in ((320, 240), (333, 250), (101, 77), (640, 480)):
+        area = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+        shrunk = shrink(image, width, height)
+        assert shrunk.shape == area.shape
+        assert np.abs(shrunk.astype(float) - area.astype(float)).mean() < 3.0
+    odd = np.ascontiguousarray(image[:751, :1001])
+    assert shrink(odd, 250, 187).shape == (187, 250, 3)
+    assert shrink(image[:10, :10], 20, 20).shape == (20, 20, 3)  # growing is bilinear
 
 
 def test_non_max_suppression_keeps_the_best_of_overlapping_boxes() -> None:

@@ -67,6 +67,55 @@ def test_joint_recheck_rereads_the_crops_the_mean_doubts(members: list[TileClass
     assert np.allclose(angle[sure], 0.5 * passes[0][1][sure] + 0.5 * passes[1][1][sure], atol=1e-7)
 
 
+class CountingMember(TileClassifier):
+    """A member that counts the crops it reads."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, threads=1)
+        self.crops_read = 0
+
+    def first_pass(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.crops_read += len(batch)
+        return super().first_pass(batch)
+
+
+def test_the_lead_reads_every_crop_the_others_only_those_it_doubts(members: list[TileClassifier]) -> None:
+    crops = _crops(40, seed=8)
+    batch = crops_to_batch(crops)
+    lead_probs, _ = members[0].first_pass(batch)
+    below = float(np.median(lead_probs[:, :-1].max(axis=1)))  # the random net doubts half the crops
+    counted = [CountingMember(m.path) for m in members]
+    for m in counted:
+        m.recheck_below = 1e-9  # no turned rereads: count only the first readings
+    led = ClassifierEnsemble(counted, [0.7, 0.3], joint_recheck=True, consult_below=below, lead=0)
+    tile, not_tile, angle = led.probabilities(crops)
+    consulted = np.flatnonzero(lead_probs[:, :-1].max(axis=1) < below)
+    assert 0 < len(consulted) < len(crops)
+    assert counted[0].crops_read == len(crops) + len(consulted)  # all, then the consulted ones mixed
+    assert counted[1].crops_read == len(consulted)
+    mixed = ClassifierEnsemble(counted, [0.7, 0.3], joint_recheck=True).probabilities(crops)
+    sure = np.setdiff1d(np.arange(len(crops)), consulted)
+    alone = counted[0].probabilities(crops)
+    assert np.allclose(tile[consulted], mixed[0][consulted], atol=1e-6)
+    assert np.allclose(tile[sure], alone[0][sure], atol=1e-6)
+    assert np.allclose(not_tile[sure], alone[1][sure], atol=1e-6)
+    assert np.allclose(angle[sure], alone[2][sure], atol=1e-6)
+
+
+def test_consulting_needs_the_joint_recheck_and_a_lead_member(members: list[TileClassifier]) -> None:
+    with pytest.raises(ValueError, match="joint_recheck"):
+        ClassifierEnsemble(members, consult_below=0.9)
+    with pytest.raises(ValueError, match="lead"):
+        ClassifierEnsemble(members, joint_recheck=True, consult_below=0.9, lead=2)
+
+
+def test_listing_names_the_lead_and_when_the_others_are_consulted(shipped: Path) -> None:
+    _listing(shipped, joint_recheck=True, consult_below=0.95, lead=1)
+    loaded = reader_module.load_classifier(threads=1)
+    assert isinstance(loaded, ClassifierEnsemble)
+    assert (loaded.lead, loaded.consult_below) == (1, 0.95)
+
+
 @pytest.fixture
 def shipped(tmp_path: Path, members: list[TileClassifier], monkeypatch: pytest.MonkeyPatch) -> Path:
     """A models folder with two fp32 members and their (here: swapped) "int8" files."""
