@@ -125,3 +125,27 @@ def test_hue_turns_move_blue_to_teal_and_orange_to_yellow() -> None:
 
     assert 180 < turned_hue(226, INK_SHIFTS["blue"][0]) < 195  # teal
     assert 45 < turned_hue(26, INK_SHIFTS["orange"][1]) < 60  # yellow
+
+
+def test_the_teacher_reads_crops_as_the_shipped_reader_does() -> None:
+    from datasets.render import render_indexed
+    from vision.crops import crops_to_batch, cut_crops
+    from vision.reader import load_classifier
+    from vision.training.classifier import ensemble_teacher
+
+    reader = load_classifier(threads=1)
+    assert reader is not None
+    teach = ensemble_teacher(threads=1)
+    agree = tiles = 0
+    for index in range(12):
+        image, truth, _ = render_indexed(9000, index, long_side=1000, kind="game")
+        boxes = np.array([t.box for t in truth.tiles if t.labelled], dtype=np.float64)
+        crops = cut_crops(image, boxes, size=reader.crop_size, margin=reader.crop_margin)
+        taught = teach(crops_to_batch(crops))
+        assert taught.shape == (len(boxes), 54)
+        assert np.allclose(taught.sum(axis=1), 1.0, atol=1e-4)
+        read_ids, _, _ = reader.classify(image, boxes)
+        agree += int((taught[:, :53].argmax(axis=1) == read_ids[:, 0]).sum())
+        tiles += len(boxes)
+    assert tiles >= 200
+    assert agree >= 0.95 * tiles  # the reader also rereads doubtful crops turned; the teacher reads once

@@ -388,6 +388,37 @@ def evaluate_arrays(model: Any, crops: np.ndarray, batch_size: int = 512) -> tup
     return np.concatenate(class_out), np.concatenate(angle_out)
 
 
+def ensemble_teacher(listing_folder: Path | None = None, threads: int = 1) -> Any:
+    """The shipped reader's crop classifier as a teacher: a function from a network input batch (n,3,S,S)
+    to (n, 54) probabilities (53 tiles, then not a tile) as the reader would mix them, read once (no
+    turned rereads: the student learns the turns from the augmentation)."""
+    from vision import reader
+
+    if listing_folder is not None:
+        from vision import onnx_models
+
+        def in_folder(filename: str) -> Path:
+            path = listing_folder / filename
+            if not path.is_file():
+                raise onnx_models.ModelLoadError(f"teacher model {path} not found")
+            return path
+
+        reader.model_path = in_folder  # type: ignore[assignment]
+    ensemble = reader.load_classifier(threads=threads)
+    if ensemble is None:
+        raise SystemExit("no crop classifier to learn from")
+    for member in getattr(ensemble, "members", [ensemble]):
+        member.recheck_below = 0.0
+    ensemble.recheck_below = 0.0
+
+    def teach(batch: np.ndarray) -> np.ndarray:
+        tile, not_tile, _ = ensemble.probabilities(np.zeros((len(batch), 1, 1, 3), np.uint8), batch)
+        tile = tile / np.maximum(tile.sum(axis=1, keepdims=True), 1e-12) * (1.0 - not_tile)[:, None]
+        return np.concatenate([tile, not_tile[:, None]], axis=1).astype(np.float32)
+
+    return teach
+
+
 def train(
     data: dict[str, np.ndarray],
     epochs: int,
@@ -400,12 +431,18 @@ def train(
     intrude: float = 0.0,
     resume: bool = False,
     ink_shift: float = 0.0,
+    teacher: Any = None,
+    distil: float = 0.5,
 ) -> tuple[Any, float]:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
     model and the temperature that calibrates its scores on the held-out crops.
 
     With `resume`, carry on from `checkpoint` (model, optimiser, schedule and random state of the last
-    finished epoch), so a run cut short by the end of a session goes on where it stopped."""
+    finished epoch), so a run cut short by the end of a session goes on where it stopped.
+
+    With a `teacher` (`ensemble_teacher`), the class loss is `distil` x cross-entropy against the teacher's
+    probabilities of the same augmented crops plus the rest against the labels: a smaller network learns
+    to read as the shipped ensemble does."""
     import torch
     import torch.nn.functional as F
 
@@ -457,6 +494,10 @@ def train(
             angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
             class_logits, angle_logits = model(inputs)
             loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
+            if teacher is not None:
+                taught = torch.from_numpy(teacher(inputs.numpy()))
+                soft = -(taught * F.log_softmax(class_logits, 1)).sum(1).mean()
+                loss = (1.0 - distil) * loss + distil * soft
             is_tile = train_classes[index] != NOT_A_TILE_ID
             if is_tile.any():
                 loss = loss + 0.3 * F.cross_entropy(angle_logits[is_tile], angle_targets[is_tile])
@@ -591,6 +632,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--resume", action="store_true", help="carry on from --checkpoint")
     parser.add_argument(
+        "--teacher",
+        type=Path,
+        default=None,
+        metavar="MODELS_DIR",
+        help="learn also from the ensemble classifiers.json in this folder lists (distillation)",
+    )
+    parser.add_argument("--distil", type=float, default=0.5, help="weight of the teacher's loss, 0-1")
+    parser.add_argument(
         "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
     )
     parser.add_argument(
@@ -667,6 +716,8 @@ def main(argv: list[str] | None = None) -> int:
         intrude=args.intrude,
         resume=args.resume,
         ink_shift=args.ink_shift,
+        teacher=ensemble_teacher(args.teacher, threads=args.threads) if args.teacher else None,
+        distil=args.distil,
     )
     export_onnx(
         model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}
