@@ -44,7 +44,11 @@ RACK_TILE_OVERLAP = 0.5
 """Share of a tile box inside a rack box for the rack's lower threshold to hold (as `vision.racks` counts a
 tile on a rack)."""
 DEFAULT_MAX_COVERAGE = 0.85
-"""Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one."""
+"""Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
+KEEP_COVERED_ABOVE = 0.7
+"""... unless it scores this much itself: in a tight grid of tiles turned 45 degrees every tile's upright
+box is covered by its neighbours'. Chosen on tuning renders (seed 8100 scenes and seed 30001 tables):
+covered boxes from 0.7 were 7 tiles and no false one; from 0.6, 14 tiles and 3 false; from 0.5, 21 and 25."""
 
 
 @dataclass(frozen=True)
@@ -302,7 +306,8 @@ class TileDetector:
         xyxy = np.concatenate([rows[:, :2] - rows[:, 2:4] / 2, rows[:, :2] + rows[:, 2:4] / 2], axis=1)
         kept = non_max_suppression(xyxy, scores, self.iou)
         if max_coverage <= 1.0 and len(kept) > 1:
-            kept = kept[covered_by_others(xyxy[kept], np.arange(len(kept))) < max_coverage]
+            covered = covered_by_others(xyxy[kept], np.arange(len(kept))) >= max_coverage
+            kept = kept[~covered | (scores[kept] >= KEEP_COVERED_ABOVE)]
         boxes = geometry.to_frame(xyxy[kept])
         height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)

@@ -72,10 +72,11 @@ def _median(values: np.ndarray | list[float]) -> float:
 
 def circular_mean(angles_deg: np.ndarray, period: float = 360.0) -> float:
     """Mean direction of angles with the given period (360 for directions, 180 for axes)."""
-    radians = np.asarray(angles_deg, dtype=np.float64) * (2 * math.pi / period)
+    radians = np.asarray(angles_deg, dtype=np.float64).reshape(-1) * (2 * math.pi / period)
     if radians.size == 0:
         return 0.0
-    mean = math.atan2(float(np.sin(radians).mean()), float(np.cos(radians).mean()))
+    # Sums, not means: the direction is the same, and ndarray.mean costs more than the sines of a set.
+    mean = math.atan2(float(np.sin(radians).sum()), float(np.cos(radians).sum()))
     return mean * period / (2 * math.pi)
 
 
@@ -624,8 +625,9 @@ def _reading_order(ordered: list[tuple[list[int], str, float]], centers: np.ndar
     """Sets as the table's majority of tiles sees them: bands top to bottom, left to right in a band."""
     right, up = direction_vectors(table_up)
     # A set's place is its top edge (a column set starts where its first tile is), across: its middle.
-    down = [float(-(centers[order] @ up).max()) for order, _, _ in ordered]
-    across = [float((centers[order] @ right).mean()) for order, _, _ in ordered]
+    along_up, along_right = (centers @ up).tolist(), (centers @ right).tolist()
+    down = [-max(along_up[i] for i in order) for order, _, _ in ordered]
+    across = [sum(along_right[i] for i in order) / len(order) for order, _, _ in ordered]
     by_height = sorted(range(len(ordered)), key=lambda k: down[k])
     bands: list[list[int]] = []
     for k in by_height:

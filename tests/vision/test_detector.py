@@ -163,6 +163,18 @@ def test_box_across_two_packed_tiles_is_dropped(detector: TileDetector) -> None:
     assert found.confidence.tolist() == pytest.approx([0.9, 0.9])
 
 
+def test_a_well_scored_tile_in_a_tight_diagonal_grid_is_kept(detector: TileDetector) -> None:
+    # Tiles turned 45 degrees: each upright box is covered by its four diagonal neighbours' boxes.
+    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
+    centres = [(100, 100), (140, 100), (100, 140), (140, 140), (120, 120)]
+    rows = np.zeros((1, 4 + len(detector.class_names), len(centres)), np.float32)
+    for k, (x, y) in enumerate(centres):
+        rows[0, :5, k] = [x, y, 40, 40, 0.9 if k < 4 else 0.8]
+    assert len(detector.postprocess(rows, geometry, (320, 320))) == 5
+    rows[0, 4, 4] = 0.5  # as covered and scored low: a box across neighbours
+    assert len(detector.postprocess(rows, geometry, (320, 320))) == 4
+
+
 def test_the_shipped_detector_finds_racks_as_their_own_class(detector: TileDetector) -> None:
     assert detector.class_names == ["tile", "rack"]
     geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
