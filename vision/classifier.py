@@ -334,14 +334,21 @@ class ClassifierEnsemble(TileClassifier):
                 batch[sure], probs[sure].copy(), angles[sure].copy(), nothing_doubtful
             )
         if consult.any():
-            tile[consult], not_tile[consult], angle[consult] = self._mixed(None, batch[consult])
+            rows = batch[consult]
+            # The lead's first reading of the consulted crops is reused, not made again.
+            passes = [(probs[consult], angles[consult]) if k == self.lead else m.first_pass(rows)
+                      for k, m in enumerate(self.members)]
+            tile[consult], not_tile[consult], angle[consult] = self._mixed(None, rows, passes)
         return tile, not_tile, angle
 
     def _mixed(
-        self, crops_bgr: np.ndarray | None, batch: np.ndarray
+        self,
+        crops_bgr: np.ndarray | None,
+        batch: np.ndarray,
+        passes: list[tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.joint_recheck:
-            passes = [m.first_pass(batch) for m in self.members]
+            passes = passes or [m.first_pass(batch) for m in self.members]
             # A member without the not-a-tile class gives it 0: the mean over all 54 classes.
             width = len(CLASS_NAMES) + 1
             best = sum(w * np.pad(p, ((0, 0), (0, width - p.shape[1])))
