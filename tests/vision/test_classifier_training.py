@@ -149,3 +149,12 @@ def test_the_teacher_reads_crops_as_the_shipped_reader_does() -> None:
         tiles += len(boxes)
     assert tiles >= 200
     assert agree >= 0.95 * tiles  # the reader also rereads doubtful crops turned; the teacher reads once
+
+
+def test_a_checkpoint_is_exported_at_the_size_it_was_trained_at() -> None:
+    from vision.training.detector import DEFAULT_IMGSZ, trained_imgsz
+
+    assert trained_imgsz({"imgsz": 320, "epochs": 30}) == 320
+    assert trained_imgsz({"imgsz": [320, 320]}) == 320
+    assert trained_imgsz(None) == DEFAULT_IMGSZ
+    assert trained_imgsz({}) == DEFAULT_IMGSZ

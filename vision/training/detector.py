@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+DEFAULT_IMGSZ = 384
 
 
 def offline_environment(config_dir: Path) -> None:
@@ -147,7 +148,7 @@ def train(args: argparse.Namespace) -> Path:
         epochs=args.epochs,
         time=args.hours,
         warmup_epochs=1,
-        imgsz=args.imgsz,
+        imgsz=args.imgsz or DEFAULT_IMGSZ,
         batch=args.batch,
         device="cpu",
         workers=args.workers,
@@ -181,14 +182,22 @@ def train(args: argparse.Namespace) -> Path:
     return best if best.exists() else weights / "last.pt"
 
 
-def export(weights: Path, imgsz: int, target: Path, config_dir: Path) -> Path:
-    """Export `weights` to a static-shape ONNX file at `target`."""
+def trained_imgsz(train_args: dict | None, default: int = DEFAULT_IMGSZ) -> int:
+    """The input size a checkpoint was trained at (ultralytics keeps its `train_args`)."""
+    size = (train_args or {}).get("imgsz", default)
+    return int(size[0] if isinstance(size, list | tuple) else size)
+
+
+def export(weights: Path, imgsz: int | None, target: Path, config_dir: Path) -> Path:
+    """Export `weights` to a static-shape ONNX file at `target`, at `imgsz` or else at the size the
+    weights were trained at (a resumed run's export once fell back to the default size instead)."""
     offline_environment(config_dir.resolve())
     from ultralytics import YOLO
 
-    exported = Path(
-        YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False)
-    )
+    model = YOLO(str(weights))
+    if imgsz is None:
+        imgsz = trained_imgsz(getattr(model, "ckpt", None) and model.ckpt.get("train_args"))
+    exported = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False))
     target.parent.mkdir(parents=True, exist_ok=True)
     if exported.resolve() != target.resolve():
         shutil.copyfile(exported, target)
@@ -210,7 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--hours", type=float, default=None, help="train for this long instead (epochs then follow the clock)"
     )
-    parser.add_argument("--imgsz", type=int, default=384)
+    parser.add_argument(
+        "--imgsz", type=int, default=None,
+        help=f"input size (default: {DEFAULT_IMGSZ} to train; a checkpoint's own size to resume or export)",
+    )
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
