@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -158,3 +160,12 @@ def test_a_checkpoint_is_exported_at_the_size_it_was_trained_at() -> None:
     assert trained_imgsz({"imgsz": [320, 320]}) == 320
     assert trained_imgsz(None) == DEFAULT_IMGSZ
     assert trained_imgsz({}) == DEFAULT_IMGSZ
+
+
+def test_a_checkpoint_given_as_model_is_fine_tuned_from_its_weights() -> None:
+    from vision.training.detector import fine_tune_weights
+
+    assert fine_tune_weights("yolo11n.yaml") is None
+    started = fine_tune_weights("runs/detector/train/weights/best.pt")
+    assert started is not None and started.endswith("runs/detector/train/weights/best.pt")
+    assert Path(started).is_absolute()

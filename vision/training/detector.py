@@ -7,7 +7,8 @@ Two classes, `tile` (each visible tile) and `rack` (a whole rack stand, both tie
     nice python -m vision.training.detector --scenes data/render --out runs/detector \\
         --epochs 35 --imgsz 416 --seed 0 --threads 1 --export models/tile_detector.onnx
 
-Offline by construction: the model is built from ultralytics' own `yolo11n.yaml` (no pretrained weights),
+Offline by construction: the model is built from ultralytics' own `yolo11n.yaml` (no pretrained weights)
+or starts from one of our own checkpoints (`--model RUN/weights/best.pt`: fine-tuning, no warm-up),
 ultralytics is told not to download or install anything, and its font is a local TTF. torch and
 ultralytics are imported inside functions, so importing this module needs neither.
 """
@@ -143,18 +144,21 @@ def train(args: argparse.Namespace) -> Path:
     model = YOLO(args.model)
     for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
         model.add_callback(event, limit_threads)
+    # Fine-tuning our own checkpoint: ultralytics starts from its weights only when told so (with
+    # pretrained=False it rebuilt the network from the checkpoint's yaml, untrained), and no warm-up.
+    starts_from = fine_tune_weights(args.model)
     model.train(
         data=str(data_yaml),
         epochs=args.epochs,
         time=args.hours,
-        warmup_epochs=1,
+        warmup_epochs=0 if starts_from else 1,
         imgsz=args.imgsz or DEFAULT_IMGSZ,
         batch=args.batch,
         device="cpu",
         workers=args.workers,
         seed=args.seed,
         deterministic=True,
-        pretrained=False,
+        pretrained=starts_from or False,
         amp=False,
         plots=False,
         cache="ram",
@@ -180,6 +184,11 @@ def train(args: argparse.Namespace) -> Path:
     weights = Path(args.out).resolve() / "train" / "weights"
     best = weights / "best.pt"
     return best if best.exists() else weights / "last.pt"
+
+
+def fine_tune_weights(model: str) -> str | None:
+    """The checkpoint to start from when `--model` is one (`.pt`), None for a yaml built from scratch."""
+    return str(Path(model).resolve()) if model.endswith(".pt") else None
 
 
 def trained_imgsz(train_args: dict | None, default: int = DEFAULT_IMGSZ) -> int:
