@@ -132,6 +132,9 @@ class PhotoResult:
     predicted_ids: np.ndarray
     pairs: list[tuple[int, int]]
     read: bool
+    on_racks: int = 0
+    """Tiles the layout put on racks (the labels say nothing of racks: on photos without racks, as in
+    ../shared/real-dev, every one is a table tile taken off the table)."""
 
     @property
     def missed(self) -> int:
@@ -202,6 +205,8 @@ class Summary:
     jokers: int = 0
     jokers_read: int = 0
     perfect_photos: int = 0
+    on_racks: int = 0
+    photos_with_racks: int = 0
     read: bool = True
     confusions: Counter = field(default_factory=Counter)
     color_confusion: Counter = field(default_factory=Counter)
@@ -213,6 +218,8 @@ class Summary:
         self.predicted += len(result.predicted_ids)
         self.read = self.read and result.read
         self.perfect_photos += int(result.perfect)
+        self.on_racks += result.on_racks
+        self.photos_with_racks += int(result.on_racks > 0)
         self.jokers += int((result.true_ids == JOKER_ID).sum())
         for p, t in result.pairs:
             truth, guess = int(result.true_ids[t]), int(result.predicted_ids[p])
@@ -246,6 +253,8 @@ class Summary:
                 joker_recall=_ratio(self.jokers_read, self.jokers),
             )
         figures["perfect_photos_share"] = _ratio(self.perfect_photos, self.photos)
+        figures["tiles_put_on_racks"] = self.on_racks
+        figures["photos_with_a_rack"] = self.photos_with_racks
         return figures
 
 
@@ -323,7 +332,9 @@ def evaluate(
     confidence: float | None = None,
 ) -> tuple[list[PhotoResult], list[str], float]:
     """Run `reader` over every labelled photo; returns results, error lines and the median read time in ms."""
+    from assistant.rules import STANDARD
     from vision.frames import load_image
+    from vision.layout import rebuild
 
     label_names = read_class_names(data_yaml) if data_yaml else list(CLASS_NAMES)
     to_project = np.array([CLASS_INDEX[name] for name in label_names], dtype=np.int64)
@@ -343,6 +354,8 @@ def evaluate(
         detections = reader.read(frame, confidence)  # type: ignore[attr-defined]
         times.append((time.perf_counter() - started) * 1000)
         result = compare(photo.name, detections, true_boxes, true_ids, reader.reads_faces)  # type: ignore[attr-defined]
+        layout = rebuild(detections, STANDARD, image_size=(frame.shape[1], frame.shape[0]), frame=frame)
+        result.on_racks = sum(len(rack) for rack in layout.racks)
         results.append(result)
         details.extend(describe_errors(result, detections, true_boxes))
     return results, details, float(np.median(times))
