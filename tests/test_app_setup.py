@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -29,6 +30,18 @@ def _profile_notes(at: AppTest) -> list[str]:
     return [m.value for m in at.info if "table profile" in m.value]
 
 
+def _game_with_one_round(tmp_path: Path, monkeypatch) -> tuple[Path, Any, int]:
+    """The app's database (RUMMI_DB) with one game of Ann and Bob and its first round scored 5 / -5."""
+    from assistant.storage import Storage
+
+    db = tmp_path / "games.db"
+    monkeypatch.setenv("RUMMI_DB", str(db))
+    storage = Storage(db)
+    game = storage.create_game("Friday", "standard", ["Ann", "Bob"])
+    storage.record_round(game, 1, False, {0: "", 1: "r5"}, {0: 0, 1: 5}, {0: 5, 1: -5}, {0})
+    return db, storage, game
+
+
 def test_the_profile_is_kept_in_the_database_for_a_new_session(tmp_path: Path, monkeypatch) -> None:
     import numpy as np
 
@@ -38,11 +51,7 @@ def test_the_profile_is_kept_in_the_database_for_a_new_session(tmp_path: Path, m
     from vision.profile import Profile
     from vision.profile_store import store_game_profile
 
-    db = tmp_path / "games.db"
-    monkeypatch.setenv("RUMMI_DB", str(db))
-    storage = Storage(db)
-    game = storage.create_game("Friday", "standard", ["Ann", "Bob"])
-    storage.record_round(game, 1, False, {0: "", 1: "r5"}, {0: 0, 1: 5}, {0: 5, 1: -5}, {0})
+    db, storage, game = _game_with_one_round(tmp_path, monkeypatch)
     profile = Profile(models=model_versions(load_tile_reader()), empty_photos=1,
                       false_descriptors=np.zeros((4, 5), np.float32), false_radius=1.0)
     store_game_profile(storage, game, profile)  # what the Setup screen's "Learn" keeps
@@ -62,11 +71,7 @@ def test_the_profile_is_kept_in_the_database_for_a_new_session(tmp_path: Path, m
 def test_a_broken_profile_is_reported_without_a_traceback(tmp_path: Path, monkeypatch) -> None:
     from assistant.storage import Storage
 
-    db = tmp_path / "games.db"
-    monkeypatch.setenv("RUMMI_DB", str(db))
-    storage = Storage(db)
-    game = storage.create_game("Friday", "standard", ["Ann", "Bob"])
-    storage.record_round(game, 1, False, {0: "", 1: "r5"}, {0: 0, 1: 5}, {0: 5, 1: -5}, {0})
+    db, storage, game = _game_with_one_round(tmp_path, monkeypatch)
     storage.set_game_profile(game, b"\x00 half a profile", "rummi-profile/1")
     at = _app_on(db)
     warnings = [w.value for w in at.warning]

@@ -14,8 +14,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import Detections, share_inside
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
+from vision.racks import RACK_MEMBER_OVERLAP
 
 DETECTOR_MODEL = "tile_detector.onnx"
 LETTERBOX_FILL = 114
@@ -40,9 +41,6 @@ CLOSE_UP_MIN_SIDE = 0.2
 DEFAULT_RACK_TILE_CONFIDENCE = 0.2
 """Detector score a tile standing on a found rack needs (the rack is evidence too: tiles on a rack seen at an
 angle score low). Chosen on tuning renders (seed 8100) by rack tiles in racks against false tiles."""
-RACK_TILE_OVERLAP = 0.5
-"""Share of a tile box inside a rack box for the rack's lower threshold to hold (as `vision.racks` counts a
-tile on a rack)."""
 BARE_CLUSTER_MOST_TILES = 8
 BARE_CLUSTER_BODY_BELOW = 0.2
 BARE_CLUSTER_TILE_SHARE = 0.7
@@ -182,18 +180,14 @@ def covered_by_others(xyxy: np.ndarray, order: np.ndarray, grid: int = 12) -> np
 
 
 def on_rack_boxes(
-    xyxy: np.ndarray, rack_xyxy: np.ndarray | None, share: float = RACK_TILE_OVERLAP
+    xyxy: np.ndarray, rack_xyxy: np.ndarray | None, share: float = RACK_MEMBER_OVERLAP
 ) -> np.ndarray:
-    """(n,) whether each box lies at least `share` of its area inside one of the rack boxes."""
+    """(n,) whether each box lies at least `share` of its area inside one of the rack boxes (as the layout
+    counts a tile on a rack, `vision.racks.tiles_on_rack_boxes`)."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     if rack_xyxy is None or not len(rack_xyxy) or not len(xyxy):
         return np.zeros(len(xyxy), dtype=bool)
-    racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
-    low = np.maximum(xyxy[:, None, :2], racks[None, :, :2])
-    high = np.minimum(xyxy[:, None, 2:], racks[None, :, 2:])
-    inside = np.clip(high - low, 0, None).prod(axis=2)
-    area = np.maximum((xyxy[:, 2:] - xyxy[:, :2]).prod(axis=1), 1e-9)
-    return (inside / area[:, None]).max(axis=1) >= share
+    return share_inside(xyxy, rack_xyxy).max(axis=1) >= share
 
 
 def bare_tile_clusters(rack_xyxy: np.ndarray, tile_xyxy: np.ndarray) -> np.ndarray:
@@ -201,8 +195,9 @@ def bare_tile_clusters(rack_xyxy: np.ndarray, tile_xyxy: np.ndarray) -> np.ndarr
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     tiles = np.asarray(tile_xyxy, np.float64).reshape(-1, 4)
     bare = np.zeros(len(racks), dtype=bool)
+    members = share_inside(tiles, racks) >= RACK_MEMBER_OVERLAP
     for k, rack in enumerate(racks):
-        inside = tiles[on_rack_boxes(tiles, rack[None])]
+        inside = tiles[members[:, k]]
         if not 0 < len(inside) <= BARE_CLUSTER_MOST_TILES:
             continue
         tile_height = float(np.median(inside[:, 3] - inside[:, 1]))
@@ -301,11 +296,10 @@ class TileDetector:
                 rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
             )
             racks = join_rack_parts(*parts, keep_above=self.rack_confidence)
-        lowest = threshold
-        if racks is not None and len(racks[0]):
-            lowest = min(threshold, self.rack_tile_confidence)
+        found_racks = racks is not None and len(racks[0]) > 0
+        lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold
         boxes, scores = self._boxes_of(rows, self.tile_class, lowest, geometry, frame_hw, self.max_coverage)
-        if racks is not None and len(racks[0]):
+        if racks is not None and found_racks:
             table_like = bare_tile_clusters(racks[0], boxes[scores >= threshold])
             racks = (racks[0][~table_like], racks[1][~table_like])
         # NMS is greedy by score, so the boxes above `threshold` are those a search from `threshold` keeps.

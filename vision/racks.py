@@ -10,6 +10,7 @@ import math
 import cv2
 import numpy as np
 
+from vision.detections import share_inside
 from vision.placed import DEFAULT_ASPECT
 
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
@@ -541,11 +542,7 @@ def tiles_on_rack_boxes(
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     if not len(xyxy) or not len(racks):
         return []
-    top_left = np.maximum(xyxy[:, None, :2], racks[None, :, :2])
-    bottom_right = np.minimum(xyxy[:, None, 2:], racks[None, :, 2:])
-    inter = np.clip(bottom_right - top_left, 0, None).prod(axis=2)
-    area = np.maximum((xyxy[:, 2:] - xyxy[:, :2]).prod(axis=1), 1e-9)
-    share = inter / area[:, None]
+    share = share_inside(xyxy, racks)
     owner = np.where(share.max(axis=1) >= RACK_MEMBER_OVERLAP, share.argmax(axis=1), -1)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     groups = []

@@ -394,6 +394,7 @@ def ensemble_teacher(listing_folder: Path | None = None, threads: int = 1) -> An
     turned rereads: the student learns the turns from the augmentation)."""
     from vision import reader
 
+    shipped = reader.model_path
     if listing_folder is not None:
         from vision import onnx_models
 
@@ -404,7 +405,10 @@ def ensemble_teacher(listing_folder: Path | None = None, threads: int = 1) -> An
             return path
 
         reader.model_path = in_folder  # type: ignore[assignment]
-    ensemble = reader.load_classifier(threads=threads)
+    try:
+        ensemble = reader.load_classifier(threads=threads)
+    finally:
+        reader.model_path = shipped  # the teacher's folder is for the teacher only
     if ensemble is None:
         raise SystemExit("no crop classifier to learn from")
     for member in getattr(ensemble, "members", [ensemble]):

@@ -205,7 +205,7 @@ def export(weights: Path, imgsz: int | None, target: Path, config_dir: Path) -> 
 
     model = YOLO(str(weights))
     if imgsz is None:
-        imgsz = trained_imgsz(getattr(model, "ckpt", None) and model.ckpt.get("train_args"))
+        imgsz = trained_imgsz((getattr(model, "ckpt", None) or {}).get("train_args"))
     exported = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False))
     target.parent.mkdir(parents=True, exist_ok=True)
     if exported.resolve() != target.resolve():
