@@ -171,24 +171,26 @@ class Detections:
         )
 
 
+def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(n, m) areas shared by each of the xyxy boxes `a` with each of `b` (float64, reshaped)."""
+    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
+    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    return np.clip(bottom_right - top_left, 0, None).prod(axis=2)
+
+
 def share_inside(boxes: np.ndarray, containers: np.ndarray) -> np.ndarray:
     """(n, m) share of each xyxy box's area that lies inside each container box."""
     a = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
     b = np.asarray(containers, dtype=np.float64).reshape(-1, 4)
-    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
-    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(bottom_right - top_left, 0, None).prod(axis=2)
     area = np.maximum((a[:, 2:] - a[:, :2]).prod(axis=1), 1e-9)
-    return inter / area[:, None]
+    return _intersections(a, b) / area[:, None]
 
 
 def box_iou(boxes_a: np.ndarray, boxes_b: np.ndarray) -> np.ndarray:
     """(n, m) intersection over union of two sets of xyxy boxes."""
     a = np.asarray(boxes_a, dtype=np.float64).reshape(-1, 4)
     b = np.asarray(boxes_b, dtype=np.float64).reshape(-1, 4)
-    top_left = np.maximum(a[:, None, :2], b[None, :, :2])
-    bottom_right = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(bottom_right - top_left, 0, None).prod(axis=2)
+    inter = _intersections(a, b)
     area_a = (a[:, 2:] - a[:, :2]).clip(0).prod(axis=1)
     area_b = (b[:, 2:] - b[:, :2]).clip(0).prod(axis=1)
     union = area_a[:, None] + area_b[None, :] - inter
