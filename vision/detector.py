@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import Detections, share_inside
+from vision.detections import Detections, box_iou, share_inside
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
 from vision.racks import RACK_MEMBER_OVERLAP
 
@@ -49,6 +49,16 @@ of it, with less than `BARE_CLUSTER_BODY_BELOW` of a tile's height of box below 
 showing), is a cluster of tiles lying on the table: the detector called 25 such clusters racks on
 ../shared/real-dev (no racks there); the rule drops 17 of them and none of the 86 true racks it found on
 tuning renders (seed 8100)."""
+RACK_LOOK_MARGIN = 0.1
+"""Each found rack gets a second look of its own (`TileDetector.rack_look`): its box, widened by this share of
+its size on every side, cut out and given to the detector whole, so that the rack's tiles fill more of the
+detector's input. Tiles standing packed on a rack seen at an angle are small and thin in the whole frame;
+the detector finds many of them only so. Chosen on tuning renders (seed 8100, 30 scenes a kind): margins
+0, 0.05, 0.1, 0.2 put 91.9, 92.1, 91.8, 91.5 % of rack tiles in racks (no look: 89.8 %), with 0, 1, 0, 0
+false tiles; cutting long racks into windows nearer square added nothing."""
+RACK_LOOK_NEW_IOU = 0.45
+"""A tile box from a rack's second look is added where no box of the first look overlaps it this much (the
+first look's boxes are kept as they are)."""
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
 KEEP_COVERED_ABOVE = 0.7
@@ -190,6 +200,19 @@ def on_rack_boxes(
     return share_inside(xyxy, rack_xyxy).max(axis=1) >= share
 
 
+def rack_look_window(rack: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
+    """The frame region (x1, y1, x2, y2, whole pixels) a rack's second look sees: its box widened by
+    `RACK_LOOK_MARGIN` of its size on each side, inside the frame."""
+    x1, y1, x2, y2 = (float(v) for v in rack)
+    grow_x, grow_y = RACK_LOOK_MARGIN * (x2 - x1), RACK_LOOK_MARGIN * (y2 - y1)
+    return (
+        int(max(0.0, x1 - grow_x)),
+        int(max(0.0, y1 - grow_y)),
+        int(min(float(width), x2 + grow_x)),
+        int(min(float(height), y2 + grow_y)),
+    )
+
+
 def bare_tile_clusters(rack_xyxy: np.ndarray, tile_xyxy: np.ndarray) -> np.ndarray:
     """(racks,) whether each rack box is only a few tiles lying together (see `BARE_CLUSTER_MOST_TILES`)."""
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
@@ -241,6 +264,7 @@ class TileDetector:
         self.iou = iou
         self.max_coverage = max_coverage
         self.close_up_look = True
+        self.rack_look = True
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         boxed, geometry = letterbox(image, self.input_size)
@@ -249,11 +273,50 @@ class TileDetector:
 
     def detect(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. A frame with few tiles
-        is looked at again shrunk, for tiles filling a close-up (`close_up_look`)."""
+        is looked at again shrunk, for tiles filling a close-up (`close_up_look`), and each rack found is
+        looked at again on its own, for the small tiles standing on it (`rack_look`)."""
         found = self.detect_once(image, confidence)
         if self.close_up_look and len(found) < CLOSE_UP_BELOW:
             found = self._with_close_ups(image, found, confidence)
+        if self.rack_look and found.rack_xyxy is not None and len(found.rack_xyxy):
+            found = self._with_rack_looks(image, found)
         return found
+
+    def _with_rack_looks(self, image: np.ndarray, found: Detections) -> Detections:
+        """`found` and the tiles a look at each rack's own region adds (see `RACK_LOOK_MARGIN`)."""
+        height, width = image.shape[:2]
+        added, added_scores = [], []
+        for rack in np.asarray(found.rack_xyxy, np.float64):
+            x1, y1, x2, y2 = rack_look_window(rack, width, height)
+            if x2 - x1 < 16 or y2 - y1 < 16:
+                continue
+            looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), self.rack_tile_confidence)
+            boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
+            cut = (
+                ((boxes[:, 0] <= x1 + 1) & (x1 > 0))
+                | ((boxes[:, 1] <= y1 + 1) & (y1 > 0))
+                | ((boxes[:, 2] >= x2 - 1) & (x2 < width))
+                | ((boxes[:, 3] >= y2 - 1) & (y2 < height))
+            )  # a tile cut by the window's edge is the first look's to find
+            keep = on_rack_boxes(boxes, rack[None]) & ~cut
+            added.append(boxes[keep])
+            added_scores.append(looked.confidence[keep])
+        if not added:
+            return found
+        boxes, scores = np.concatenate(added), np.concatenate(added_scores)
+        kept = non_max_suppression(boxes, scores, self.iou)
+        boxes, scores = boxes[kept], scores[kept]
+        if len(found) and len(boxes):
+            new = box_iou(boxes, found.xyxy).max(axis=1) < RACK_LOOK_NEW_IOU
+            boxes, scores = boxes[new], scores[new]
+        if not len(boxes):
+            return found
+        return Detections(
+            xyxy=np.concatenate([found.xyxy, boxes]).astype(np.float32),
+            confidence=np.concatenate([found.confidence, scores]).astype(np.float32),
+            rack_xyxy=found.rack_xyxy,
+            rack_confidence=found.rack_confidence,
+        )
 
     def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         tensor, geometry = self.preprocess(image)

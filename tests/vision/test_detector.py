@@ -10,7 +10,7 @@ import pytest
 
 from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
-from vision.detections import UNKNOWN_CLASS, box_iou
+from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.detector import (
     TileDetector,
     bare_tile_clusters,
@@ -19,6 +19,7 @@ from vision.detector import (
     letterbox,
     non_max_suppression,
     on_rack_boxes,
+    rack_look_window,
     shrink,
 )
 from vision.onnx_models import ModelLoadError, model_path
@@ -275,3 +276,67 @@ def test_tiles_filling_a_close_up_are_found_by_the_second_look(detector: TileDet
     assert tiles >= 12
     assert found >= 0.7 * tiles
     assert found > found_once
+
+
+def test_a_rack_look_sees_the_rack_box_widened_inside_the_frame() -> None:
+    assert rack_look_window(np.array([100.0, 200.0, 600.0, 300.0]), 1000, 750) == (50, 190, 650, 310)
+    assert rack_look_window(np.array([0.0, 650.0, 1000.0, 750.0]), 1000, 750) == (0, 640, 1000, 750)
+
+
+class _LookedAt(TileDetector):
+    """The shipped detector whose looks at a rack's region answer with fixed boxes (window pixels)."""
+
+    def __init__(self, window_boxes: list[list[float]], scores: list[float]) -> None:
+        super().__init__(threads=1)
+        self.window_boxes = np.array(window_boxes, np.float32)
+        self.window_scores = np.array(scores, np.float32)
+        self.looked_at: list[tuple[int, int]] = []
+
+    def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        self.looked_at.append(image.shape[:2])
+        return Detections(xyxy=self.window_boxes.copy(), confidence=self.window_scores.copy())
+
+
+def test_a_rack_look_adds_only_new_whole_tiles_standing_on_the_rack() -> None:
+    # Rack box 100..600 x 200..300: the window is 50..650 x 190..310. Boxes below are in window pixels.
+    detector = _LookedAt(
+        [
+            [160, 20, 190, 80],  # frame 210..240: a tile the first look missed
+            [60, 20, 90, 80],  # frame 110..140: the first look's tile again
+            [0, 20, 30, 80],  # cut by the window's left edge
+            [560, 20, 600, 80],  # frame 610..650: beside the rack, not on it
+        ],
+        [0.3, 0.9, 0.5, 0.6],
+    )
+    first = Detections(
+        xyxy=np.array([[110, 210, 140, 270]], np.float32),
+        confidence=np.array([0.95], np.float32),
+        rack_xyxy=np.array([[100, 200, 600, 300]], np.float32),
+        rack_confidence=np.array([0.8], np.float32),
+    )
+    frame = np.zeros((750, 1000, 3), np.uint8)
+    looked = detector._with_rack_looks(frame, first)
+    assert detector.looked_at == [(120, 600)]
+    assert looked.xyxy.tolist() == [[110, 210, 140, 270], [210, 210, 240, 270]]
+    assert looked.confidence.tolist() == pytest.approx([0.95, 0.3])
+    assert looked.rack_xyxy.tolist() == first.rack_xyxy.tolist()
+
+
+def test_the_rack_look_finds_more_tiles_on_racks_seen_at_an_angle(detector: TileDetector) -> None:
+    with_look = without_look = tiles = 0
+    for index in (10, 20, 23, 24, 30):  # seed 9000: never used in training
+        image, truth, _ = render_indexed(9000, index, long_side=1024, kind="rack_angle")
+        boxes = np.array([t.box for t in truth.tiles if t.labelled and t.on_rack], np.float64).reshape(-1, 4)
+        tiles += len(boxes)
+        for look in (False, True):
+            detector.rack_look = look
+            found = detector.detect(image)
+            hits = int((box_iou(boxes, found.xyxy).max(axis=1) >= 0.5).sum()) if len(found) else 0
+            if look:
+                with_look += hits
+            else:
+                without_look += hits
+    detector.rack_look = True
+    assert tiles >= 60
+    assert with_look >= without_look + 4
+    assert with_look >= 0.85 * tiles
