@@ -26,6 +26,7 @@ from assistant.tiles import CLASS_NAMES, COLORS, JOKER, NUMBERS, Color, Tile, cl
 from vision.classifier import CropReadings, TileClassifier
 from vision.crops import cut_crops
 from vision.detections import Detections, box_iou
+from vision.detector import on_rack_boxes
 from vision.profile import COLOR_NAMES, Ink, ModelVersions, Profile, file_hash
 
 STANDARD_LAYOUT: list[list[Tile]] = [[Tile(c, n) for n in NUMBERS] for c in COLORS] + [[JOKER, JOKER]]
@@ -647,14 +648,19 @@ def calibrate_photos(
 
 
 def read_crops_profiled(
-    classifier: TileClassifier, crops: np.ndarray, profile: Profile, plain: CropReadings | None = None
+    classifier: TileClassifier,
+    crops: np.ndarray,
+    profile: Profile,
+    plain: CropReadings | None = None,
+    on_rack: np.ndarray | None = None,
 ) -> CropReadings:
     """`classifier.read_crops`, with the set's inks mapped where the profile says so (the more confident
-    of the plain and the mapped reading wins, tile by tile). `plain`: the plain reading, if already made."""
-    plain = classifier.read_crops(crops) if plain is None else plain
+    of the plain and the mapped reading wins, tile by tile). `plain`: the plain reading, if already made;
+    `on_rack`: which crops are of tiles standing on a found rack."""
+    plain = classifier.read_crops(crops, on_rack) if plain is None else plain
     if not profile.map_inks or len(crops) == 0:
         return plain
-    mapped = classifier.read_crops(recolour_crops(crops, profile))
+    mapped = classifier.read_crops(recolour_crops(crops, profile), on_rack)
     better = mapped.topk_scores[:, 0] > plain.topk_scores[:, 0]
     if not better.any():
         return plain
@@ -715,8 +721,9 @@ def read_profiled(
     """Read the detections `found` in `image` with the profile: (the kept detections, their readings, the
     detections left out as like the bare table). Second boxes of a tile (`second_boxes`) are dropped."""
     crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
-    plain = classifier.read_crops(crops)
-    readings = read_crops_profiled(classifier, crops, profile, plain)
+    on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy)
+    plain = classifier.read_crops(crops, on_rack)
+    readings = read_crops_profiled(classifier, crops, profile, plain, on_rack)
     # Whether a find is confidently a tile is judged on the plain reading: recolouring must not make
     # the cloth look like tiles.
     cloth = cloth_like(classifier, crops, plain.topk_scores[:, 0], profile)

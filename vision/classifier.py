@@ -148,8 +148,11 @@ class TileClassifier:
         readings = self.read(image, boxes_xyxy)
         return readings.topk_class_ids, readings.topk_scores, readings.angle_deg
 
-    def read(self, image: np.ndarray, boxes_xyxy: np.ndarray) -> CropReadings:
-        """As `classify`, with each crop's probability of not being a tile at all."""
+    def read(
+        self, image: np.ndarray, boxes_xyxy: np.ndarray, on_rack: np.ndarray | None = None
+    ) -> CropReadings:
+        """As `classify`, with each crop's probability of not being a tile at all. `on_rack` (n,): which
+        boxes stand on a rack the detector found (an ensemble may read those with other weights)."""
         if (
             not isinstance(image, np.ndarray)
             or image.ndim != 3
@@ -160,14 +163,15 @@ class TileClassifier:
         boxes = np.asarray(boxes_xyxy, dtype=np.float64)
         if boxes.size == 0:
             boxes = boxes.reshape(0, 4)
-        return self.read_crops(cut_crops(image, boxes, size=self.crop_size, margin=self.crop_margin))
+        crops = cut_crops(image, boxes, size=self.crop_size, margin=self.crop_margin)
+        return self.read_crops(crops, on_rack)
 
     def classify_crops(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As `classify`, for crops already cut with `vision.crops.cut_crops`."""
         readings = self.read_crops(crops_bgr)
         return readings.topk_class_ids, readings.topk_scores, readings.angle_deg
 
-    def read_crops(self, crops_bgr: np.ndarray) -> CropReadings:
+    def read_crops(self, crops_bgr: np.ndarray, on_rack: np.ndarray | None = None) -> CropReadings:
         """As `read`, for crops already cut with `vision.crops.cut_crops`."""
         if len(crops_bgr) == 0:
             return CropReadings(
@@ -176,13 +180,14 @@ class TileClassifier:
                 np.zeros(0, dtype=np.float32),
                 np.zeros(0, dtype=np.float32),
             )
-        return readings_of(*self.probabilities(crops_bgr), k=self.k)
+        return readings_of(*self.probabilities(crops_bgr, on_rack=on_rack), k=self.k)
 
     def probabilities(
-        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None
+        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None, on_rack: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(n, 53) calibrated tile-class probabilities, (n,) not-a-tile probability, (n, bins) angle
-        probabilities of crops (at least one). `batch`: `crops_to_batch(crops_bgr)` where already made."""
+        probabilities of crops (at least one). `batch`: `crops_to_batch(crops_bgr)` where already made.
+        `on_rack`: not used by one model (see `ClassifierEnsemble`)."""
         batch = crops_to_batch(crops_bgr) if batch is None else batch
         class_probs, angle_probs = self.first_pass(batch)
         doubtful = np.flatnonzero(class_probs.max(axis=1) < self.recheck_below)
@@ -282,6 +287,7 @@ class ClassifierEnsemble(TileClassifier):
         colour_weights: list[float] | None = None,
         consult_below: float | None = None,
         lead: int = 0,
+        rack_weights: list[float] | None = None,
     ) -> None:
         if not members:
             raise ValueError("an ensemble needs at least one classifier")
@@ -298,6 +304,12 @@ class ClassifierEnsemble(TileClassifier):
                 raise ValueError("an ensemble needs one colour weight per classifier")
             self.colour_weights = np.asarray(colour_weights, np.float64)
             self.colour_weights /= self.colour_weights.sum()
+        self.rack_weights: np.ndarray | None = None
+        if rack_weights is not None:
+            if len(rack_weights) != len(members) or sum(rack_weights) <= 0:
+                raise ValueError("an ensemble needs one rack weight per classifier, not all zero")
+            self.rack_weights = np.asarray(rack_weights, np.float64)
+            self.rack_weights /= self.rack_weights.sum()
         self.joint_recheck = joint_recheck
         if not 0 <= lead < len(members):
             raise ValueError(f"the lead must be one of the {len(members)} members, got {lead}")
@@ -313,14 +325,19 @@ class ClassifierEnsemble(TileClassifier):
         self.path = first.path
 
     def probabilities(
-        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None
+        self, crops_bgr: np.ndarray, batch: np.ndarray | None = None, on_rack: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """As `TileClassifier.probabilities`; the numbers of crops `on_rack` (n,) are mixed with
+        `rack_weights` where the ensemble has them."""
         batch = crops_to_batch(crops_bgr) if batch is None else batch
+        rack = None if on_rack is None or self.rack_weights is None else np.asarray(on_rack, bool)
         if self.consult_below is not None:
-            return self._led(batch)
-        return self._mixed(crops_bgr, batch)
+            return self._led(batch, rack)
+        return self._mixed(crops_bgr, batch, on_rack=rack)
 
-    def _led(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _led(
+        self, batch: np.ndarray, on_rack: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         lead = self.members[self.lead]
         probs, angles = lead.first_pass(batch)
         consult = probs[:, : len(CLASS_NAMES)].max(axis=1) < self.consult_below
@@ -338,7 +355,9 @@ class ClassifierEnsemble(TileClassifier):
             # The lead's first reading of the consulted crops is reused, not made again.
             passes = [(probs[consult], angles[consult]) if k == self.lead else m.first_pass(rows)
                       for k, m in enumerate(self.members)]
-            tile[consult], not_tile[consult], angle[consult] = self._mixed(None, rows, passes)
+            tile[consult], not_tile[consult], angle[consult] = self._mixed(
+                None, rows, passes, None if on_rack is None else on_rack[consult]
+            )
         return tile, not_tile, angle
 
     def _mixed(
@@ -346,6 +365,7 @@ class ClassifierEnsemble(TileClassifier):
         crops_bgr: np.ndarray | None,
         batch: np.ndarray,
         passes: list[tuple[np.ndarray, np.ndarray]] | None = None,
+        on_rack: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.joint_recheck:
             passes = passes or [m.first_pass(batch) for m in self.members]
@@ -361,6 +381,8 @@ class ClassifierEnsemble(TileClassifier):
                        for m in self.members]
         tiles, not_tiles, angles = zip(*results, strict=True)
         tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
+        if on_rack is not None and self.rack_weights is not None and on_rack.any():
+            tile[on_rack] = sum(w * t[on_rack] for w, t in zip(self.rack_weights, tiles, strict=True))
         if self.colour_weights is not None:
             colour_mix = sum(w * t for w, t in zip(self.colour_weights, tiles, strict=True))
             tile = _colour_from(colour_mix, tile)

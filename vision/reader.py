@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.classifier import ClassifierEnsemble, CropReadings, TileClassifier
 from vision.detections import Detections
-from vision.detector import TileDetector
+from vision.detector import TileDetector, on_rack_boxes
 from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
 from vision.profile import Profile
@@ -73,6 +73,8 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         consult_below = settings.get("consult_below")
         consult_below = None if consult_below is None else float(consult_below)
         lead = int(settings.get("lead", 0))
+        has_rack_weights = any("rack_weight" in m for m in members)
+        rack_weights = [float(m.get("rack_weight", 0.0)) for m in members] if has_rack_weights else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
     try:
@@ -85,7 +87,7 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
     try:
         return ClassifierEnsemble(
             classifiers, weights, joint_recheck=joint_recheck, colour_weights=colour_weights,
-            consult_below=consult_below, lead=lead,
+            consult_below=consult_below, lead=lead, rack_weights=rack_weights,
         )
     except ValueError as error:
         raise ModelLoadError(f"{listing}: {error}") from error
@@ -186,7 +188,7 @@ class TileReader:
                     self.classifier, image, found, self.profile
                 )
             else:
-                readings = self.classifier.read(image, found.xyxy)
+                readings = self.classifier.read(image, found.xyxy, on_rack_boxes(found.xyxy, found.rack_xyxy))
         if readings is not None:
             topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
             angle, not_tile = readings.angle_deg, readings.not_tile

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.classifier import ClassifierEnsemble
+from vision.detections import Detections
+from vision.detector import TileDetector
 from vision.onnx_models import model_path
-from vision.reader import load_classifier
+from vision.reader import TileReader, load_classifier
 
 
 class FixedReader:
@@ -74,3 +77,47 @@ def test_the_shipped_listing_gives_colour_weights_to_the_reader() -> None:
     assert isinstance(ensemble, ClassifierEnsemble)
     expected = np.array([m["colour_weight"] for m in listing["members"]], float)
     assert ensemble.colour_weights == pytest.approx(expected / expected.sum())
+
+
+def test_tiles_standing_on_a_rack_get_their_numbers_from_the_rack_weights() -> None:
+    # The first member reads a rack's half-hidden upper tier as another number; the second reads it right.
+    faces = FixedReader({"black_9": 0.9, "black_6": 0.1})
+    new = FixedReader({"black_6": 1.0})
+    ensemble = ClassifierEnsemble([faces, new], [0.7, 0.3], rack_weights=[0.3, 0.7])  # type: ignore[list-item]
+    tile, _, _ = ensemble.probabilities(crops(3), on_rack=np.array([False, True, False]))
+    assert [CLASS_NAMES[int(k)] for k in tile.argmax(axis=1)] == ["black_9", "black_6", "black_9"]
+    assert tile[1, CLASS_INDEX["black_6"]] == pytest.approx(0.3 * 0.1 + 0.7 * 1.0)
+    same, _, _ = ensemble.probabilities(crops(3))  # no rack known: every crop is mixed alike
+    assert [CLASS_NAMES[int(k)] for k in same.argmax(axis=1)] == ["black_9"] * 3
+
+
+def test_one_rack_weight_per_member_is_required() -> None:
+    with pytest.raises(ValueError, match="rack weight"):
+        ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], rack_weights=[1.0])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="rack weight"):
+        ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], rack_weights=[0.0, 0.0])  # type: ignore[list-item]
+
+
+def test_the_shipped_listing_gives_rack_weights_and_the_reader_says_which_tiles_stand_on_racks() -> None:
+    listing = json.loads(model_path("classifiers.json").read_text())
+    ensemble = load_classifier(threads=1)
+    assert isinstance(ensemble, ClassifierEnsemble)
+    expected = np.array([m["rack_weight"] for m in listing["members"]], float)
+    assert ensemble.rack_weights == pytest.approx(expected / expected.sum())
+    seen: list[list[bool]] = []
+    read = ensemble.read
+
+    def recording_read(image: np.ndarray, boxes: np.ndarray, on_rack: np.ndarray | None = None) -> Any:
+        seen.append([bool(v) for v in on_rack] if on_rack is not None else [])
+        return read(image, boxes, on_rack)
+
+    ensemble.read = recording_read  # type: ignore[method-assign]
+    reader = TileReader(TileDetector(threads=1), ensemble)
+    found = Detections(
+        xyxy=np.array([[20, 20, 60, 80], [200, 20, 240, 80]], np.float32),
+        confidence=np.array([0.9, 0.9], np.float32),
+        rack_xyxy=np.array([[10, 10, 120, 100]], np.float32),
+        rack_confidence=np.array([0.8], np.float32),
+    )
+    reader.read_faces(np.full((200, 300, 3), 200, np.uint8), found)
+    assert seen == [[True, False]]
