@@ -321,7 +321,7 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
                       read: bool = False) -> dict:
     """Per photo series, how the rows come out; with `classify`, the classifier reads the labelled boxes and
     the correction is scored against the labels (misreads, doubtful marks, suggestions right or wrong);
-    with `read`, the shipped detector and classifier read each photo and the sets they give are compared
+    with `read`, the shipped detector and classifiers read each photo and the sets they give are compared
     with the sets rebuilt from the labels (as tile sets: the labels do not say which way is up)."""
     import cv2
 
@@ -331,10 +331,10 @@ def evaluate_real_dev(folder: Path, with_angle: bool, annotate: Path | None, cla
 
         reader = load_reader()
     classifier = None
-    if classify:
-        from vision.classifier import TileClassifier
+    if classify:  # the crop reader `rummi read` uses (the ensemble classifiers.json lists)
+        from vision.reader import load_classifier
 
-        classifier = TileClassifier(threads=1)
+        classifier = load_classifier(threads=1)
 
     names = read_class_names(folder / "data.yaml")
     if sorted(names) != sorted(CLASS_NAMES):
