@@ -283,7 +283,7 @@ def _chains(
         for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
             # Two tiles side by side are a started set only when laid square to each other; two loose
             # tiles that happen to touch are turned every which way.
-            turn = abs(float(_wrap180((angles[piece[0]] - angles[piece[-1]]) * 2)) / 2)
+            turn = abs(((float(angles[piece[0]] - angles[piece[-1]]) * 2 + 180.0) % 360.0 - 180.0) / 2)
             chains.extend([[k] for k in piece] if len(piece) == 2 and turn > params.pair_turn else [piece])
     return chains
 
@@ -387,15 +387,15 @@ def _gap_excess(steps: list[float], typical: float, gap_fraction: float) -> tupl
     # robust (Theil-Sen) slope, which a gap or two cannot pull.
     slope = 0.0
     if len(steps) >= 5:
-        slope = float(np.median([(steps[b] - steps[a]) / (b - a)
-                                 for a in range(len(steps)) for b in range(a + 1, len(steps))]))
+        slope = _median([(steps[b] - steps[a]) / (b - a)
+                         for a in range(len(steps)) for b in range(a + 1, len(steps))])
     excess: list[float] = []
     explained: set[int] = set()
     for k, step in enumerate(steps):
         window = [j for j in range(max(0, k - 4), min(len(steps), k + 5)) if j != k]
         around = [steps[j] + slope * (k - j) for j in window]
         if len(around) >= 2:
-            reference = float(np.median(around))
+            reference = _median(around)
             over = step - (reference + gap_fraction)
             # A tile pushed onto its neighbour (or pulled off it) makes one step short and the next long by
             # the same amount: together they are two ordinary steps, and there is no gap. Two tiles pushed
@@ -736,13 +736,13 @@ def mark_small_tiles(layout: Layout) -> Layout:
     every = [t.size[1] for t in layout.all_tiles()]
     if len(every) < 3:
         return layout
-    typical = float(np.median(every))
+    typical = _median(every)
 
     def checked(tiles: tuple[PlacedTile, ...], alone: bool) -> tuple[PlacedTile, ...]:
         out = []
         for k, placed in enumerate(tiles):
             others = [t.size[1] for j, t in enumerate(tiles) if j != k]
-            reference = typical if alone or not others else float(np.median(others))
+            reference = typical if alone or not others else _median(others)
             if placed.size[1] < SMALL_TILE * reference and not placed.doubtful:
                 where = "the other tiles" if alone or not others else "its neighbours"
                 placed = replace(placed, doubtful=True, note=f"much smaller than {where}: maybe not a tile")
