@@ -340,3 +340,17 @@ def test_the_rack_look_finds_more_tiles_on_racks_seen_at_an_angle(detector: Tile
     assert tiles >= 60
     assert with_look >= without_look + 4
     assert with_look >= 0.85 * tiles
+
+
+def test_at_most_four_racks_are_looked_at_again_the_best_scored_first() -> None:
+    detector = _LookedAt([], [])
+    # Rack k is 50 + 10 k pixels tall: its window 1.2 times that, so each look says which rack it saw.
+    racks = np.array([[0, 100 * k, 300, 100 * k + 50 + 10 * k] for k in range(6)], np.float32)
+    found = Detections(
+        xyxy=np.zeros((0, 4), np.float32), confidence=np.zeros(0, np.float32), rack_xyxy=racks,
+        rack_confidence=np.array([0.4, 0.9, 0.5, 0.8, 0.6, 0.7], np.float32),
+    )
+    detector._with_rack_looks(np.zeros((800, 400, 3), np.uint8), found)
+    seen = [next(k for k in range(6) if abs(h - 1.2 * (50 + 10 * k)) <= 1) for h, _ in detector.looked_at]
+    assert seen == [1, 3, 5, 4]  # scored 0.9, 0.8, 0.7, 0.6; the two lowest are not looked at again
+    assert {w for _, w in detector.looked_at} == {330}  # 0..300 widened by 30 px, cut at the frame's left
