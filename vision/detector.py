@@ -315,9 +315,12 @@ class TileDetector:
             boxes, scores = boxes[new], scores[new]
         if not len(boxes):
             return found
+        xyxy = np.concatenate([found.xyxy, boxes]).astype(np.float32)
+        confidence = np.concatenate([found.confidence, scores]).astype(np.float32)
+        best_first = np.argsort(-confidence, kind="stable")  # as `detect` promises
         return Detections(
-            xyxy=np.concatenate([found.xyxy, boxes]).astype(np.float32),
-            confidence=np.concatenate([found.confidence, scores]).astype(np.float32),
+            xyxy=xyxy[best_first],
+            confidence=confidence[best_first],
             rack_xyxy=found.rack_xyxy,
             rack_confidence=found.rack_confidence,
         )

@@ -317,8 +317,10 @@ def test_a_rack_look_adds_only_new_whole_tiles_standing_on_the_rack() -> None:
     frame = np.zeros((750, 1000, 3), np.uint8)
     looked = detector._with_rack_looks(frame, first)
     assert detector.looked_at == [(120, 600)]
-    assert looked.xyxy.tolist() == [[110, 210, 140, 270], [210, 210, 240, 270]]
+    assert looked.xyxy.tolist() == [[110, 210, 140, 270], [210, 210, 240, 270]]  # best first
     assert looked.confidence.tolist() == pytest.approx([0.95, 0.3])
+    first.confidence[0] = 0.25  # the added tile now scores better: it comes first
+    assert detector._with_rack_looks(frame, first).confidence.tolist() == pytest.approx([0.3, 0.25])
     assert looked.rack_xyxy.tolist() == first.rack_xyxy.tolist()
 
 
