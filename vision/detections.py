@@ -31,6 +31,11 @@ class Detections:
         rack_xyxy: (m, 4) boxes of whole racks (both tiers) found in the frame, or None where the detector
             does not look for racks (a one-class model): then racks are only told by the tiles' geometry.
         rack_confidence: (m,) detector score of each rack box.
+        held_xyxy: (h, 4) boxes the detector held back, or None: scored as tiles but mostly covered by
+            better-scored boxes, as a box across two packed tiles is, and as every tile's upright box is in a
+            tight grid of tiles turned 45 degrees (`vision.detector.KEEP_COVERED_ABOVE`). The reader keeps
+            those its classifier reads surely (`vision.reader.HELD_READ_ABOVE`).
+        held_confidence: (h,) detector score of each held box.
 
     Example:
         >>> d = Detections.empty()
@@ -47,6 +52,8 @@ class Detections:
     angle: np.ndarray = field(default=None)  # type: ignore[assignment]
     rack_xyxy: np.ndarray | None = None
     rack_confidence: np.ndarray | None = None
+    held_xyxy: np.ndarray | None = None
+    held_confidence: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -91,6 +98,15 @@ class Detections:
             if self.rack_confidence.shape != (m,):
                 raise ValueError(f"Detections.rack_confidence has shape {self.rack_confidence.shape}, "
                                  f"expected ({m},) to match rack_xyxy")
+        if self.held_xyxy is not None:
+            self.held_xyxy = np.asarray(self.held_xyxy, dtype=np.float32).reshape(-1, 4)
+            held = len(self.held_xyxy)
+            if self.held_confidence is None:
+                self.held_confidence = np.zeros(held, dtype=np.float32)
+            self.held_confidence = np.asarray(self.held_confidence, dtype=np.float32).reshape(-1)
+            if self.held_confidence.shape != (held,):
+                raise ValueError(f"Detections.held_confidence has shape {self.held_confidence.shape}, "
+                                 f"expected ({held},) to match held_xyxy")
         known = self.class_id[self.class_id != UNKNOWN_CLASS]
         if known.size and (known.min() < 0 or known.max() >= len(CLASS_NAMES)):
             raise ValueError(f"Detections.class_id out of range 0-{len(CLASS_NAMES) - 1}: {known.tolist()}")
@@ -116,6 +132,8 @@ class Detections:
             angle=self.angle[index],
             rack_xyxy=self.rack_xyxy,
             rack_confidence=self.rack_confidence,
+            held_xyxy=self.held_xyxy,
+            held_confidence=self.held_confidence,
         )
 
     @classmethod
@@ -140,6 +158,10 @@ class Detections:
                 [p.rack_xyxy for p in parts if p.rack_xyxy is not None]),
             rack_confidence=None if all(p.rack_xyxy is None for p in parts) else np.concatenate(
                 [p.rack_confidence for p in parts if p.rack_confidence is not None]),
+            held_xyxy=None if all(p.held_xyxy is None for p in parts) else np.concatenate(
+                [p.held_xyxy for p in parts if p.held_xyxy is not None]),
+            held_confidence=None if all(p.held_xyxy is None for p in parts) else np.concatenate(
+                [p.held_confidence for p in parts if p.held_confidence is not None]),
         )
 
     @property
@@ -168,6 +190,8 @@ class Detections:
             angle=self.angle.copy() if angle is None else np.asarray(angle, dtype=np.float32).reshape(-1),
             rack_xyxy=self.rack_xyxy,
             rack_confidence=self.rack_confidence,
+            held_xyxy=self.held_xyxy,
+            held_confidence=self.held_confidence,
         )
 
 

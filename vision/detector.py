@@ -323,6 +323,8 @@ class TileDetector:
             confidence=confidence[best_first],
             rack_xyxy=found.rack_xyxy,
             rack_confidence=found.rack_confidence,
+            held_xyxy=found.held_xyxy,
+            held_confidence=found.held_confidence,
         )
 
     def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
@@ -349,7 +351,8 @@ class TileDetector:
         scores = np.concatenate([found.confidence, scores[big]])
         kept = non_max_suppression(xyxy, scores, self.iou)
         return Detections(xyxy=xyxy[kept], confidence=scores[kept], rack_xyxy=found.rack_xyxy,
-                          rack_confidence=found.rack_confidence)
+                          rack_confidence=found.rack_confidence, held_xyxy=found.held_xyxy,
+                          held_confidence=found.held_confidence)
 
     def postprocess(
         self,
@@ -362,24 +365,28 @@ class TileDetector:
         rows = raw[0].T  # (N, 4 + classes)
         racks = None
         if self.rack_class is not None:
-            parts = self._boxes_of(
+            rack_boxes, rack_scores, _ = self._boxes_of(
                 rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
             )
-            racks = join_rack_parts(*parts, keep_above=self.rack_confidence)
+            racks = join_rack_parts(rack_boxes, rack_scores, keep_above=self.rack_confidence)
         found_racks = racks is not None and len(racks[0]) > 0
         lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold
-        boxes, scores = self._boxes_of(rows, self.tile_class, lowest, geometry, frame_hw, self.max_coverage)
+        boxes, scores, held = self._boxes_of(
+            rows, self.tile_class, lowest, geometry, frame_hw, self.max_coverage
+        )
         if racks is not None and found_racks:
-            table_like = bare_tile_clusters(racks[0], boxes[scores >= threshold])
+            table_like = bare_tile_clusters(racks[0], boxes[(scores >= threshold) & ~held])
             racks = (racks[0][~table_like], racks[1][~table_like])
         # NMS is greedy by score, so the boxes above `threshold` are those a search from `threshold` keeps.
         kept = (scores >= threshold) | on_rack_boxes(boxes, racks[0] if racks is not None else None)
         kept &= (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
         return Detections(
-            xyxy=boxes[kept],
-            confidence=scores[kept],
+            xyxy=boxes[kept & ~held],
+            confidence=scores[kept & ~held],
             rack_xyxy=None if racks is None else racks[0],
             rack_confidence=None if racks is None else racks[1],
+            held_xyxy=boxes[kept & held],
+            held_confidence=scores[kept & held],
         )
 
     def _boxes_of(
@@ -390,22 +397,24 @@ class TileDetector:
         geometry: Letterbox,
         frame_hw: tuple[int, int],
         max_coverage: float = 2.0,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Boxes (frame pixels, clipped) and scores of one class after its own NMS; with `max_coverage`
-        <= 1, a box that much covered by better-scored ones is dropped too."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (frame pixels, clipped) and scores of one class after its own NMS, and which of them are
+        held back: with `max_coverage` <= 1, a box that much covered by better-scored ones and scoring
+        under `KEEP_COVERED_ABOVE`."""
         scores = rows[:, 4 + class_index]
         keep = scores >= threshold
         rows, scores = rows[keep], scores[keep]
         xyxy = np.concatenate([rows[:, :2] - rows[:, 2:4] / 2, rows[:, :2] + rows[:, 2:4] / 2], axis=1)
         kept = non_max_suppression(xyxy, scores, self.iou)
+        held = np.zeros(len(kept), bool)
         if max_coverage <= 1.0 and len(kept) > 1:
             covered = covered_by_others(xyxy[kept], np.arange(len(kept))) >= max_coverage
-            kept = kept[~covered | (scores[kept] >= KEEP_COVERED_ABOVE)]
+            held = covered & (scores[kept] < KEEP_COVERED_ABOVE)
         boxes = geometry.to_frame(xyxy[kept])
         height, width = frame_hw
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, width)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, height)
-        return boxes.astype(np.float32), scores[kept].astype(np.float32)
+        return boxes.astype(np.float32), scores[kept].astype(np.float32), held
 
 
 def _class_names(session: Any) -> list[str]:

@@ -122,5 +122,7 @@ def settle_half_turns(detections: Detections) -> tuple[Detections, np.ndarray]:
         angle=angle,
         rack_xyxy=detections.rack_xyxy,
         rack_confidence=detections.rack_confidence,
+        held_xyxy=detections.held_xyxy,
+        held_confidence=detections.held_confidence,
     )
     return settled, flagged

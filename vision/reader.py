@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.classifier import ClassifierEnsemble, CropReadings, TileClassifier
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.detector import TileDetector, on_rack_boxes
 from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
@@ -18,6 +19,16 @@ from vision.profile import Profile
 
 NOT_A_TILE_ABOVE = 0.5
 """A detection the classifier calls "not a tile" with more than this probability is left out."""
+HELD_READ_ABOVE = 0.9
+HELD_NOT_A_TILE_BELOW = 0.2
+HELD_NEW_IOU = 0.4
+"""A box the detector held back as covered by others (`Detections.held_xyxy`: in a tight grid of tiles turned
+45 degrees every tile's upright box is covered by its neighbours') is kept where the classifier reads a tile
+in it scoring at least `HELD_READ_ABOVE`, "not a tile" under `HELD_NOT_A_TILE_BELOW`, and no kept box overlaps
+it `HELD_NEW_IOU` (IoU) or more: a box across two packed tiles, or a second box on one, reads unsure or
+overlaps. Chosen on tuning renders (seed 8100 scene kinds and the tuning tables): of 158 held boxes there, 15
+were tiles found by no other box; the rule keeps 3 of them and nothing else (IoU 0.5 instead: 4 tiles,
+and reads from 0.8: 6 tiles and 6 boxes that were not)."""
 
 
 class CropClassifier(Protocol):
@@ -178,7 +189,11 @@ class TileReader:
         """
         self.rejected = Detections.empty()
         self.cloth = Detections.empty()
-        if self.classifier is None or not len(found):
+        if self.classifier is None:
+            return found
+        if readings is None:
+            found = self.with_held_tiles(image, found)
+        if not len(found):
             return found
         if readings is None and isinstance(self.classifier, TileClassifier):
             if self.profile is not None:
@@ -202,6 +217,34 @@ class TileReader:
             found = found[~rejected]
         found, _ = settle_half_turns(found)
         return found
+
+
+    def with_held_tiles(self, image: np.ndarray, found: Detections) -> Detections:
+        """`found` with the boxes the detector held back that the classifier reads surely as tiles (see
+        `HELD_READ_ABOVE`), best first; the held boxes are used up (`held_xyxy` None)."""
+        held, held_scores = found.held_xyxy, found.held_confidence
+        cleared = dataclasses.replace(found, held_xyxy=None, held_confidence=None)
+        if held is None or not len(held) or not isinstance(self.classifier, TileClassifier):
+            return cleared
+        apart = np.ones(len(held), bool)
+        if len(found):
+            apart = box_iou(held, found.xyxy).max(axis=1) < HELD_NEW_IOU
+        if not apart.any():
+            return cleared
+        held, held_scores = held[apart], held_scores[apart]
+        readings = self.classifier.read(image, held, on_rack_boxes(held, found.rack_xyxy))
+        sure = (readings.topk_scores[:, 0] >= HELD_READ_ABOVE) & (readings.not_tile < HELD_NOT_A_TILE_BELOW)
+        kept: list[int] = []
+        for index in np.flatnonzero(sure)[np.argsort(-held_scores[sure], kind="stable")]:
+            if not kept or box_iou(held[index : index + 1], held[kept]).max() < HELD_NEW_IOU:
+                kept.append(int(index))
+        if not kept:
+            return cleared
+        xyxy = np.concatenate([found.xyxy, held[kept]])
+        confidence = np.concatenate([found.confidence, held_scores[kept]])
+        best_first = np.argsort(-confidence, kind="stable")
+        return Detections(xyxy=xyxy[best_first], confidence=confidence[best_first],
+                          rack_xyxy=found.rack_xyxy, rack_confidence=found.rack_confidence)
 
 
 _default_reader: TileReader | None = None
