@@ -346,9 +346,9 @@ class ClassifierEnsemble(TileClassifier):
         not_tile = np.zeros(len(batch))
         angle = np.zeros((len(batch), angles.shape[1]))
         if len(sure):
-            nothing_doubtful = np.zeros(0, np.int64)
+            nothing_doubtful = np.zeros(0, np.int64)  # so `settled` reads no crop again: none is cut out
             tile[sure], not_tile[sure], angle[sure] = lead.settled(
-                batch[sure], probs[sure].copy(), angles[sure].copy(), nothing_doubtful
+                batch[:0], probs[sure], angles[sure], nothing_doubtful
             )
         if consult.any():
             rows = batch[consult]

@@ -28,7 +28,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.classifier import NOT_A_TILE, decode_angle
-from vision.crops import CROP_MARGIN, CROP_SIZE, cut_crop
+from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crop
 from vision.detections import box_iou
 
 ANGLE_BINS = 8
@@ -375,7 +375,6 @@ def evaluate_arrays(model: Any, crops: np.ndarray, batch_size: int = 512) -> tup
     """Class probabilities and angle probabilities of crops (uint8 BGR) under a torch model in eval mode."""
     import torch
 
-    from vision.crops import crops_to_batch
 
     model.eval()
     class_out, angle_out = [], []
@@ -423,6 +422,77 @@ def ensemble_teacher(listing_folder: Path | None = None, threads: int = 1) -> An
     return teach
 
 
+def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 256) -> None:
+    """Start `model` (`build_model`) from an exported classifier: its convolutions (their batch norms folded
+    in by the export) and heads. A narrower network keeps each layer's filters of largest weight (L1),
+    and their inputs in the next layer. Each batch norm is set to pass its convolution's output on
+    unchanged, with its running statistics those of the convolution's output on `crops`, so that it goes
+    on the same in training (batch statistics) as in inference. A class the exported model lacks (not a
+    tile, where it has 53) starts with zero weights and a low bias."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    proto = onnx.load(str(path))
+    values = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
+    convs = [(values[n.input[1]], values[n.input[2]]) for n in proto.graph.node if n.op_type == "Conv"]
+    gemms = [(values[n.input[1]], values[n.input[2]]) for n in proto.graph.node if n.op_type == "Gemm"]
+    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks) or len(gemms) != 2:
+        raise SystemExit(f"{path}: {len(convs)} convolutions and {len(gemms)} heads, the network has "
+                         f"{len(blocks)} and 2")
+    kept_in = np.arange(3)
+    pruned = []
+    for block, (weight, bias) in zip(blocks, convs, strict=True):
+        wanted = block[0].weight.shape[0]
+        if wanted > weight.shape[0] or weight.shape[1] != 3 and weight.shape[1] < len(kept_in):
+            raise SystemExit(f"{path}: a convolution of shape {weight.shape} is narrower than the network's "
+                             f"{tuple(block[0].weight.shape)}")
+        strongest = np.sort(np.argsort(-np.abs(weight).sum(axis=(1, 2, 3)), kind="stable")[:wanted])
+        pruned.append((weight[strongest][:, kept_in], bias[strongest]))
+        kept_in = strongest
+    spatial = (CROP_SIZE // 16) ** 2
+    columns = (kept_in[:, None] * spatial + np.arange(spatial)[None, :]).reshape(-1)
+    gemms = [(weight[:, columns], bias) for weight, bias in gemms]
+    convs = pruned
+    outputs: dict[int, list[torch.Tensor]] = {k: [] for k in range(len(blocks))}
+    hooks = [block[0].register_forward_hook(lambda _m, _i, out, k=k: outputs[k].append(out.detach()))
+             for k, block in enumerate(blocks)]
+    with torch.no_grad():
+        for block, (weight, bias) in zip(blocks, convs, strict=True):
+            block[0].weight.copy_(torch.from_numpy(np.array(weight)))
+            norm = block[1]
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(np.array(bias)))
+        (class_w, class_b), (angle_w, angle_b) = gemms
+        rows = min(len(class_w), model.classes.weight.shape[0])
+        model.classes.weight.zero_()
+        model.classes.bias.fill_(-4.0)
+        model.classes.weight[:rows] = torch.from_numpy(np.array(class_w[:rows]))
+        model.classes.bias[:rows] = torch.from_numpy(np.array(class_b[:rows]))
+        model.angle.weight.copy_(torch.from_numpy(np.array(angle_w)))
+        model.angle.bias.copy_(torch.from_numpy(np.array(angle_b)))
+        model.eval()  # the network now computes what the exported one does: record its convolutions' outputs
+        for start in range(0, len(crops), batch_size):
+            model(torch.from_numpy(crops_to_batch(crops[start : start + batch_size])))
+        for hook in hooks:
+            hook.remove()
+        for k, block in enumerate(blocks):
+            seen = torch.cat(outputs[k])
+            mean = seen.mean(dim=(0, 2, 3))
+            var = seen.var(dim=(0, 2, 3), unbiased=False)
+            norm = block[1]
+            bias = norm.bias.clone()
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.bias.copy_(mean + bias)
+    print(f"started from {path} (statistics of {len(crops)} crops)", flush=True)
+
+
 def train(
     data: dict[str, np.ndarray],
     epochs: int,
@@ -437,6 +507,7 @@ def train(
     ink_shift: float = 0.0,
     teacher: Any = None,
     distil: float = 0.5,
+    init_onnx: Path | None = None,
 ) -> tuple[Any, float]:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
     model and the temperature that calibrates its scores on the held-out crops.
@@ -446,7 +517,8 @@ def train(
 
     With a `teacher` (`ensemble_teacher`), the class loss is `distil` x cross-entropy against the teacher's
     probabilities of the same augmented crops plus the rest against the labels: a smaller network learns
-    to read as the shipped ensemble does."""
+    to read as the shipped ensemble does. `init_onnx`: start from that exported classifier
+    (`init_from_onnx`) instead of random weights."""
     import torch
     import torch.nn.functional as F
 
@@ -465,6 +537,10 @@ def train(
     print(f"train {len(train_crops)} crops, held out {len(val_crops)}", flush=True)
 
     model = build_model(width=width)
+    if init_onnx is not None and not resume:
+        count = min(4096, len(train_crops))
+        sample = np.sort(np.random.default_rng(seed).choice(len(train_crops), count, replace=False))
+        init_from_onnx(model, init_onnx, train_crops.numpy()[sample])
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = len(train_crops) // batch_size
     scheduler = torch.optim.lr_scheduler.OneCycleLR(
@@ -644,6 +720,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--distil", type=float, default=0.5, help="weight of the teacher's loss, 0-1")
     parser.add_argument(
+        "--init-onnx", type=Path, default=None, metavar="CLASSIFIER_ONNX",
+        help="start from this exported classifier (same --width) instead of random weights",
+    )
+    parser.add_argument(
         "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
     )
     parser.add_argument(
@@ -722,6 +802,7 @@ def main(argv: list[str] | None = None) -> int:
         ink_shift=args.ink_shift,
         teacher=ensemble_teacher(args.teacher, threads=args.threads) if args.teacher else None,
         distil=args.distil,
+        init_onnx=args.init_onnx,
     )
     export_onnx(
         model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}
