@@ -52,7 +52,9 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
     doubtful crop is read in, default 4), `recheck_below` (a crop whose best reading scores less is
     doubtful, default 0.8), `joint_recheck` (the ensemble decides once which crops are doubtful,
     default false), and `lead` with `consult_below` (the member that reads every crop, and the score under
-    which the others are consulted; default: all read all).
+    which the others are consulted; default: all read all), and per member `rack_weight` (the number
+    weights of crops standing on a found rack) and `rack_up_weight` (their up directions; default: the
+    rack weights).
 
     Raises:
         ModelLoadError: `classifiers.json` names a model that cannot be loaded, or cannot be read itself.
@@ -86,6 +88,9 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         lead = int(settings.get("lead", 0))
         has_rack_weights = any("rack_weight" in m for m in members)
         rack_weights = [float(m.get("rack_weight", 0.0)) for m in members] if has_rack_weights else None
+        has_rack_up_weights = any("rack_up_weight" in m for m in members)
+        rack_up_weights = ([float(m.get("rack_up_weight", 0.0)) for m in members]
+                           if has_rack_up_weights else None)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelLoadError(f"{listing} cannot be read: {error}") from error
     try:
@@ -99,6 +104,7 @@ def load_classifier(threads: int = 2) -> CropClassifier | None:
         return ClassifierEnsemble(
             classifiers, weights, joint_recheck=joint_recheck, colour_weights=colour_weights,
             consult_below=consult_below, lead=lead, rack_weights=rack_weights,
+            rack_up_weights=rack_up_weights,
         )
     except ValueError as error:
         raise ModelLoadError(f"{listing}: {error}") from error

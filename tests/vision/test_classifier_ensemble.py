@@ -22,17 +22,23 @@ class FixedReader:
     knows_not_a_tile = True
     crop_size, crop_margin, angle_bins, k, path, recheck_below = 64, 0.1, 36, 3, None, 0.8
 
-    def __init__(self, tile: dict[str, float], not_tile: float = 0.0) -> None:
+    def __init__(
+        self, tile: dict[str, float], not_tile: float = 0.0, up_degrees: float | None = None
+    ) -> None:
         self.tile = np.zeros(len(CLASS_NAMES))
         for name, p in tile.items():
             self.tile[CLASS_INDEX[name]] = p
         self.not_tile = not_tile
+        self.up = np.full(36, 1 / 36)
+        if up_degrees is not None:  # sure of the up direction: all of it in that bin
+            self.up = np.zeros(36)
+            self.up[round(up_degrees / 10) % 36] = 1.0
 
     def probabilities(
         self, crops: np.ndarray, batch: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n = len(crops)
-        return np.tile(self.tile, (n, 1)), np.full(n, self.not_tile), np.full((n, 36), 1 / 36)
+        return np.tile(self.tile, (n, 1)), np.full(n, self.not_tile), np.tile(self.up, (n, 1))
 
 
 def crops(n: int = 2) -> np.ndarray:
@@ -91,6 +97,26 @@ def test_tiles_standing_on_a_rack_get_their_numbers_from_the_rack_weights() -> N
     assert [CLASS_NAMES[int(k)] for k in same.argmax(axis=1)] == ["black_9"] * 3
 
 
+def test_tiles_standing_on_a_rack_get_their_up_from_the_rack_up_weights() -> None:
+    # The first member reads a tile on a rack seen from above upside down; the second reads it upright.
+    faces = FixedReader({"black_6": 1.0}, up_degrees=180.0)
+    new = FixedReader({"black_6": 1.0}, up_degrees=0.0)
+    on_rack = np.array([False, True])
+    up_too = ClassifierEnsemble([faces, new], [0.7, 0.3], rack_weights=[0.3, 0.7])  # type: ignore[list-item]
+    _, _, angle = up_too.probabilities(crops(2), on_rack=on_rack)
+    assert angle[0, 18] == pytest.approx(0.7) and angle[1, 0] == pytest.approx(0.7)  # rack weights: up too
+    apart = ClassifierEnsemble([faces, new], [0.7, 0.3], rack_weights=[0.3, 0.7],  # type: ignore[list-item]
+                               rack_up_weights=[0.0, 1.0])
+    tile, _, angle = apart.probabilities(crops(2), on_rack=on_rack)
+    assert angle[1, 0] == pytest.approx(1.0) and angle[0, 18] == pytest.approx(0.7)
+    assert tile[1, CLASS_INDEX["black_6"]] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="need rack weights"):
+        ClassifierEnsemble([faces, new], [0.7, 0.3], rack_up_weights=[0.0, 1.0])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="rack up weight"):
+        ClassifierEnsemble([faces, new], [0.7, 0.3], rack_weights=[0.3, 0.7],  # type: ignore[list-item]
+                           rack_up_weights=[1.0])
+
+
 def test_one_rack_weight_per_member_is_required() -> None:
     with pytest.raises(ValueError, match="rack weight"):
         ClassifierEnsemble([FixedReader({}), FixedReader({})], [0.5, 0.5], rack_weights=[1.0])  # type: ignore[list-item]
@@ -104,6 +130,8 @@ def test_the_shipped_listing_gives_rack_weights_and_the_reader_says_which_tiles_
     assert isinstance(ensemble, ClassifierEnsemble)
     expected = np.array([m["rack_weight"] for m in listing["members"]], float)
     assert ensemble.rack_weights == pytest.approx(expected / expected.sum())
+    expected_up = np.array([m["rack_up_weight"] for m in listing["members"]], float)
+    assert ensemble.rack_up_weights == pytest.approx(expected_up / expected_up.sum())
     seen: list[list[bool]] = []
     read = ensemble.read
 
