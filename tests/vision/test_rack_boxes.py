@@ -85,3 +85,43 @@ def test_detections_keep_their_racks_when_selected() -> None:
     found = rack_scene([90, 90, 230, 200])
     assert found[[0, 1]].rack_xyxy.shape == (1, 4)
     assert Detections.merge([found, found]).rack_xyxy.shape == (2, 4)
+
+
+def _standing_tiers(
+    tiers: list[int], climb: float, step_up: float, seed: int = 0
+) -> tuple[np.ndarray, list[int]]:
+    """Boxes of tiles (40 x 54) standing on a rack that climbs `climb` pixels per tile to the right, the
+    upper tier `step_up` pixels above the lower, tiers of the given lengths; and the owner's reading order
+    of the boxes, which are given shuffled."""
+    rng = np.random.default_rng(seed)
+    boxes, order = [], []
+    for tier, count in enumerate(tiers):
+        for k in range(count):
+            x = 100 + 42 * k
+            y = 300 - climb * k - (step_up if tier == 0 and len(tiers) == 2 else 0) + rng.uniform(-1.5, 1.5)
+            boxes.append([x, y, x + 40, y + 54])
+            order.append(len(order))
+    shuffled = rng.permutation(len(boxes))
+    xyxy = np.array(boxes, np.float32)[shuffled]
+    reading = [int(np.flatnonzero(shuffled == i)[0]) for i in order]
+    return xyxy, reading
+
+
+def _rack_around(xyxy: np.ndarray) -> np.ndarray:
+    return np.array([[*(xyxy[:, :2].min(axis=0) - 10), *(xyxy[:, 2:].max(axis=0) + 10)]])
+
+
+def test_tiers_of_a_long_rack_climbing_more_than_they_lie_apart_are_told_apart() -> None:
+    # Seen from the front, a little turned: 13 over 11 tiles, the rack climbing 5 pixels a tile (65 over its
+    # length) while the upper tier stands 20 pixels higher (a tuning render climbed 61 with 50 between).
+    xyxy, reading = _standing_tiers([13, 11], climb=5.0, step_up=20.0)
+    groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
+    assert groups == [reading]
+
+
+def test_one_tier_with_a_tile_partly_hidden_stays_one_tier() -> None:
+    xyxy, reading = _standing_tiers([9], climb=2.0, step_up=0.0, seed=3)
+    hidden = reading[4]
+    xyxy[hidden, 1] += 12  # its top fifth hidden behind something: the box's centre 6 pixels lower
+    groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
+    assert groups == [reading]
