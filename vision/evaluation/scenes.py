@@ -47,6 +47,10 @@ class KindScores:
     rack_tiles_in_racks: int = 0
     table_tiles: int = 0
     table_tiles_in_racks: int = 0
+    racks_read: int = 0
+    racks_in_owner_order: int = 0
+    rack_pairs: int = 0
+    rack_pairs_in_order: int = 0
     reported: list[tuple[float, bool]] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
@@ -64,6 +68,8 @@ class KindScores:
             "rack_tiles": self.rack_tiles,
             "rack_tiles_in_racks": ratio(self.rack_tiles_in_racks, self.rack_tiles),
             "table_tiles_put_on_racks": ratio(self.table_tiles_in_racks, self.table_tiles),
+            "racks_in_owner_order": ratio(self.racks_in_owner_order, self.racks_read),
+            "rack_pairs_in_order": ratio(self.rack_pairs_in_order, self.rack_pairs),
         }
 
 
@@ -120,6 +126,23 @@ def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, A
     # Rack tiles the detector missed count against racks too.
     missed_on_racks = [i for i in labelled if tiles[i].get("on_rack") and i not in matched.values()]
     scores.rack_tiles += len(missed_on_racks)
+    score_rack_order(scores, scene, layout, matched)
+
+
+def score_rack_order(scores: KindScores, scene: dict[str, Any], layout: Any, matched: dict[int, int]) -> None:
+    """How each rack the layout reports orders the rack tiles it holds, against the owner's order (the
+    scene's `rack_rows`: upper tier, then lower, each left to right): racks of at least two such tiles in
+    that order, and pairs of them in order."""
+    place = {index: k for rows in scene.get("rack_rows", []) for k, index in
+             enumerate(i for row in rows for i in row)}
+    for rack in layout.racks:
+        places = [place[matched[t.index]] for t in rack if t.index in matched and matched[t.index] in place]
+        if len(places) < 2:
+            continue
+        scores.racks_read += 1
+        scores.racks_in_owner_order += int(places == sorted(places))
+        scores.rack_pairs += len(places) * (len(places) - 1) // 2
+        scores.rack_pairs_in_order += sum(a < b for k, a in enumerate(places) for b in places[k + 1 :])
 
 
 def evaluate_folder(
@@ -172,13 +195,15 @@ def main(argv: list[str] | None = None) -> int:
         scores = evaluate_folder(folder, reader, args.limit, ConfidenceMap() if args.fit_confidence else None)
         report[folder.name] = scores.figures()
         for name in ("scenes", "tiles", "found", "right", "false_tiles", "clean_scenes", "rack_tiles",
-                     "rack_tiles_in_racks", "table_tiles", "table_tiles_in_racks"):
+                     "rack_tiles_in_racks", "table_tiles", "table_tiles_in_racks", "racks_read",
+                     "racks_in_owner_order", "rack_pairs", "rack_pairs_in_order"):
             setattr(everything, name, getattr(everything, name) + getattr(scores, name))
         everything.reported.extend(scores.reported)
     report["all"] = everything.figures()
     report["reliability"] = reliability(everything.reported)
     columns = ["scenes", "tiles", "recall", "precision", "end_to_end", "false_tiles_per_scene",
-               "scenes_without_false_tiles", "rack_tiles", "rack_tiles_in_racks", "table_tiles_put_on_racks"]
+               "scenes_without_false_tiles", "rack_tiles", "rack_tiles_in_racks", "table_tiles_put_on_racks",
+               "racks_in_owner_order", "rack_pairs_in_order"]
     names = [n for n in report if n != "reliability"]
     print(f"{'':28}" + "".join(f"{n[:14]:>15}" for n in names))
     for column in columns:
