@@ -125,3 +125,10 @@ def test_one_tier_with_a_tile_partly_hidden_stays_one_tier() -> None:
     xyxy[hidden, 1] += 12  # its top fifth hidden behind something: the box's centre 6 pixels lower
     groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
     assert groups == [reading]
+
+
+def test_a_rack_holding_two_tiles_a_tier_is_read_along_its_tiles_right() -> None:
+    # Too few tiles to show the rack's line: four in a square blob, the upper pair a tile height up.
+    xyxy, reading = _standing_tiers([2, 2], climb=12.0, step_up=50.0, seed=5)
+    groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
+    assert groups == [reading]
