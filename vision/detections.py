@@ -16,6 +16,22 @@ def _empty_topk(n: int, k: int, dtype: type) -> np.ndarray:
     return np.zeros((n, k), dtype=dtype)
 
 
+def _frame_boxes(
+    xyxy: np.ndarray, scores: np.ndarray | None, name: str, default: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes kept for the whole frame (racks, held-back boxes) as (m, 4) and (m,) float32 arrays; scores
+    `default` where not given."""
+    boxes = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
+    m = len(boxes)
+    given = np.full(m, default, np.float32) if scores is None else scores
+    out = np.asarray(given, dtype=np.float32).reshape(-1)
+    if out.shape != (m,):
+        raise ValueError(
+            f"Detections.{name}_confidence has shape {out.shape}, expected ({m},) to match {name}_xyxy"
+        )
+    return boxes, out
+
+
 @dataclass
 class Detections:
     """Tiles found in one frame.
@@ -90,23 +106,13 @@ class Detections:
                 f"expected {self.topk_class_ids.shape} like topk_class_ids"
             )
         if self.rack_xyxy is not None:
-            self.rack_xyxy = np.asarray(self.rack_xyxy, dtype=np.float32).reshape(-1, 4)
-            m = len(self.rack_xyxy)
-            if self.rack_confidence is None:
-                self.rack_confidence = np.ones(m, dtype=np.float32)
-            self.rack_confidence = np.asarray(self.rack_confidence, dtype=np.float32).reshape(-1)
-            if self.rack_confidence.shape != (m,):
-                raise ValueError(f"Detections.rack_confidence has shape {self.rack_confidence.shape}, "
-                                 f"expected ({m},) to match rack_xyxy")
+            self.rack_xyxy, self.rack_confidence = _frame_boxes(
+                self.rack_xyxy, self.rack_confidence, "rack", default=1.0
+            )
         if self.held_xyxy is not None:
-            self.held_xyxy = np.asarray(self.held_xyxy, dtype=np.float32).reshape(-1, 4)
-            held = len(self.held_xyxy)
-            if self.held_confidence is None:
-                self.held_confidence = np.zeros(held, dtype=np.float32)
-            self.held_confidence = np.asarray(self.held_confidence, dtype=np.float32).reshape(-1)
-            if self.held_confidence.shape != (held,):
-                raise ValueError(f"Detections.held_confidence has shape {self.held_confidence.shape}, "
-                                 f"expected ({held},) to match held_xyxy")
+            self.held_xyxy, self.held_confidence = _frame_boxes(
+                self.held_xyxy, self.held_confidence, "held", default=0.0
+            )
         known = self.class_id[self.class_id != UNKNOWN_CLASS]
         if known.size and (known.min() < 0 or known.max() >= len(CLASS_NAMES)):
             raise ValueError(f"Detections.class_id out of range 0-{len(CLASS_NAMES) - 1}: {known.tolist()}")
