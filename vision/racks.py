@@ -603,9 +603,9 @@ def _rack_reading_order(
     members: np.ndarray, centers: np.ndarray, xyxy: np.ndarray, angles: np.ndarray, orientation_known: bool
 ) -> list[int]:
     """Both tiers, the upper first, each left to right as the owner reads them. Tiers are told apart across
-    the rack's own long axis (the line through its tiles, where it runs within `RACK_AXIS_TURN` of the
-    tiles' right): a long rack seen a little turned climbs along the frame by more than its tiers lie apart
-    (a tuning render: 61 pixels over the rack against 50 between the tiers)."""
+    the rack's own line (`RACK_AXIS_*`, `_split_tiers`): a long rack seen a little turned climbs across the
+    frame by more than its tiers lie apart (a tuning render: 61 pixels over the rack, 50 between the
+    tiers)."""
     up_angle = 0.0
     if orientation_known:
         radians = np.deg2rad(angles[members])

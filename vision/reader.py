@@ -224,7 +224,6 @@ class TileReader:
         found, _ = settle_half_turns(found)
         return found
 
-
     def with_held_tiles(self, image: np.ndarray, found: Detections) -> Detections:
         """`found` with the boxes the detector held back that the classifier reads surely as tiles (see
         `HELD_READ_ABOVE`), best first; the held boxes are used up (`held_xyxy` None)."""
