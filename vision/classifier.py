@@ -340,7 +340,7 @@ class ClassifierEnsemble(TileClassifier):
         self, crops_bgr: np.ndarray, batch: np.ndarray | None = None, on_rack: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """As `TileClassifier.probabilities`; the numbers and up directions of crops `on_rack` (n,) are
-        mixed with `rack_weights` where the ensemble has them."""
+        mixed with `rack_weights` (the up with `rack_up_weights`) where the ensemble has them."""
         batch = crops_to_batch(crops_bgr) if batch is None else batch
         rack = None if on_rack is None or self.rack_weights is None else np.asarray(on_rack, bool)
         if self.consult_below is not None:
