@@ -262,6 +262,16 @@ def readings_of(
     return CropReadings(topk, scores, decode_angle(angle_probs), np.asarray(not_tile, np.float32))
 
 
+def _shares(weights: list[float] | None, members: int, name: str) -> np.ndarray | None:
+    """`weights` (one per member, not all zero) scaled to sum to 1; None stays None."""
+    if weights is None:
+        return None
+    if len(weights) != members or sum(weights) <= 0:
+        raise ValueError(f"an ensemble needs one {name} per classifier, not all zero")
+    shares = np.asarray(weights, np.float64)
+    return shares / shares.sum()
+
+
 class ClassifierEnsemble(TileClassifier):
     """Crop classifiers read as one: their tile readings and up directions averaged, "not a tile" from those
     trained to say it. All members must cut crops alike (size and margin).
@@ -308,20 +318,10 @@ class ClassifierEnsemble(TileClassifier):
                 raise ValueError("an ensemble needs one colour weight per classifier")
             self.colour_weights = np.asarray(colour_weights, np.float64)
             self.colour_weights /= self.colour_weights.sum()
-        self.rack_weights: np.ndarray | None = None
-        if rack_weights is not None:
-            if len(rack_weights) != len(members) or sum(rack_weights) <= 0:
-                raise ValueError("an ensemble needs one rack weight per classifier, not all zero")
-            self.rack_weights = np.asarray(rack_weights, np.float64)
-            self.rack_weights /= self.rack_weights.sum()
-        self.rack_up_weights: np.ndarray | None = None
-        if rack_up_weights is not None:
-            if rack_weights is None:
-                raise ValueError("rack up weights need rack weights")
-            if len(rack_up_weights) != len(members) or sum(rack_up_weights) <= 0:
-                raise ValueError("an ensemble needs one rack up weight per classifier, not all zero")
-            self.rack_up_weights = np.asarray(rack_up_weights, np.float64)
-            self.rack_up_weights /= self.rack_up_weights.sum()
+        if rack_up_weights is not None and rack_weights is None:
+            raise ValueError("rack up weights need rack weights")
+        self.rack_weights = _shares(rack_weights, len(members), "rack weight")
+        self.rack_up_weights = _shares(rack_up_weights, len(members), "rack up weight")
         self.joint_recheck = joint_recheck
         if not 0 <= lead < len(members):
             raise ValueError(f"the lead must be one of the {len(members)} members, got {lead}")
@@ -392,14 +392,15 @@ class ClassifierEnsemble(TileClassifier):
             results = [m.probabilities(batch if crops_bgr is None else crops_bgr, batch)
                        for m in self.members]
         tiles, not_tiles, angles = zip(*results, strict=True)
+        racked = on_rack is not None and self.rack_weights is not None and bool(on_rack.any())
         tile = sum(w * t for w, t in zip(self.weights, tiles, strict=True))
-        if on_rack is not None and self.rack_weights is not None and on_rack.any():
+        if racked:
             tile[on_rack] = sum(w * t[on_rack] for w, t in zip(self.rack_weights, tiles, strict=True))
         if self.colour_weights is not None:
             colour_mix = sum(w * t for w, t in zip(self.colour_weights, tiles, strict=True))
             tile = _colour_from(colour_mix, tile)
         angle = sum(w * a for w, a in zip(self.weights, angles, strict=True))
-        if on_rack is not None and self.rack_weights is not None and on_rack.any():
+        if racked:
             # Up too (`rack_up_weights`): the faces model, never shown a rack, reads tiles standing on one
             # seen from above upside down half the time (tuning renders: 192 of 377; the new model 28).
             up_weights = self.rack_weights if self.rack_up_weights is None else self.rack_up_weights

@@ -170,6 +170,17 @@ class Detections:
                 [p.held_confidence for p in parts if p.held_confidence is not None]),
         )
 
+    def with_tiles(self, xyxy: np.ndarray, confidence: np.ndarray) -> Detections:
+        """Other tile boxes (unread) of the same frame: its racks and held-back boxes kept."""
+        return Detections(
+            xyxy=xyxy,
+            confidence=confidence,
+            rack_xyxy=self.rack_xyxy,
+            rack_confidence=self.rack_confidence,
+            held_xyxy=self.held_xyxy,
+            held_confidence=self.held_confidence,
+        )
+
     @property
     def is_read(self) -> np.ndarray:
         """(n,) bool: the tile's face was read (a classifier ran on it)."""

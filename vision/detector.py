@@ -318,14 +318,7 @@ class TileDetector:
         xyxy = np.concatenate([found.xyxy, boxes]).astype(np.float32)
         confidence = np.concatenate([found.confidence, scores]).astype(np.float32)
         best_first = np.argsort(-confidence, kind="stable")  # as `detect` promises
-        return Detections(
-            xyxy=xyxy[best_first],
-            confidence=confidence[best_first],
-            rack_xyxy=found.rack_xyxy,
-            rack_confidence=found.rack_confidence,
-            held_xyxy=found.held_xyxy,
-            held_confidence=found.held_confidence,
-        )
+        return found.with_tiles(xyxy[best_first], confidence[best_first])
 
     def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         tensor, geometry = self.preprocess(image)
@@ -350,9 +343,7 @@ class TileDetector:
         xyxy = np.concatenate([found.xyxy, boxes[big]])
         scores = np.concatenate([found.confidence, scores[big]])
         kept = non_max_suppression(xyxy, scores, self.iou)
-        return Detections(xyxy=xyxy[kept], confidence=scores[kept], rack_xyxy=found.rack_xyxy,
-                          rack_confidence=found.rack_confidence, held_xyxy=found.held_xyxy,
-                          held_confidence=found.held_confidence)
+        return found.with_tiles(xyxy[kept], scores[kept])
 
     def postprocess(
         self,

@@ -7,6 +7,8 @@ upright neighbours is an upright 6.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX
@@ -112,17 +114,5 @@ def settle_half_turns(detections: Detections) -> tuple[Detections, np.ndarray]:
             class_id[i] = SIX_NINE_SWAP.get(int(class_id[i]), int(class_id[i]))
         if topk.ndim == 2:
             topk[i] = [SIX_NINE_SWAP.get(int(c), int(c)) for c in topk[i]]
-    settled = Detections(
-        xyxy=detections.xyxy,
-        confidence=detections.confidence,
-        class_id=class_id,
-        class_confidence=detections.class_confidence,
-        topk_class_ids=topk,
-        topk_scores=detections.topk_scores,
-        angle=angle,
-        rack_xyxy=detections.rack_xyxy,
-        rack_confidence=detections.rack_confidence,
-        held_xyxy=detections.held_xyxy,
-        held_confidence=detections.held_confidence,
-    )
+    settled = dataclasses.replace(detections, class_id=class_id, topk_class_ids=topk, angle=angle)
     return settled, flagged

@@ -566,37 +566,47 @@ def tiles_on_rack_boxes(
     return groups
 
 
+def _widest_split(
+    points: np.ndarray, along: np.ndarray, up: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """Tiles split at the widest gap across the line `along`: (upper, lower, the gap, across's direction)."""
+    normal = np.array([-along[1], along[0]])
+    normal = normal if normal @ up >= 0 else -normal
+    across = points @ normal
+    order = np.argsort(-across, kind="stable")
+    gaps = across[order[:-1]] - across[order[1:]]
+    widest = int(gaps.argmax())
+    return order[: widest + 1], order[widest + 1 :], float(gaps[widest]), normal
+
+
+def _shared_slope(
+    points: np.ndarray, along: np.ndarray, normal: np.ndarray, tiers: list[np.ndarray]
+) -> np.ndarray:
+    """The line the tiers run along: `along` turned to their common slope (least squares, each tier its own
+    offset)."""
+    lengthwise, across = points @ along, points @ normal
+    xy = xx = 0.0
+    for tier in tiers:
+        x, y = lengthwise[tier] - lengthwise[tier].mean(), across[tier] - across[tier].mean()
+        xy, xx = xy + float(x @ y), xx + float(x @ x)
+    if xx <= 0:
+        return along
+    turn = np.arctan(xy / xx)
+    return np.cos(turn) * along + np.sin(turn) * normal
+
+
 def _split_tiers(points: np.ndarray, along: np.ndarray, up: np.ndarray, height: float) -> list[np.ndarray]:
     """The rack's tiles (rows of `points`) as one or two tiers, the upper first: split at the widest gap
     across `along`, the line then turned to the slope the two tiers share, and split again there; two
     tiers where that gap is more than `TIER_GAP` tile heights."""
-    order = np.arange(len(points))
     if len(points) < 2:
-        return [order]
-    for attempt in range(2):
-        normal = np.array([-along[1], along[0]])
-        normal = normal if normal @ up >= 0 else -normal
-        across = points @ normal
-        order = np.argsort(-across, kind="stable")
-        gaps = across[order[:-1]] - across[order[1:]]
-        widest = int(gaps.argmax())
-        upper, lower = order[: widest + 1], order[widest + 1 :]
-        if attempt == 1 or min(len(upper), len(lower)) < 2:
-            break
-        # One slope for both tiers (least squares, each tier its own offset): the line the tiers run along.
-        lengthwise = points @ along
-        sums = [0.0, 0.0]
-        for tier in (upper, lower):
-            x, y = lengthwise[tier] - lengthwise[tier].mean(), across[tier] - across[tier].mean()
-            sums[0] += float(x @ y)
-            sums[1] += float(x @ x)
-        if sums[1] <= 0:
-            break
-        turn = np.arctan(sums[0] / sums[1])
-        along = np.cos(turn) * along + np.sin(turn) * normal
-    if gaps[widest] > TIER_GAP * height:  # a rack has two tiers at most
+        return [np.arange(len(points))]
+    upper, lower, gap, normal = _widest_split(points, along, up)
+    if min(len(upper), len(lower)) >= 2:
+        upper, lower, gap, _ = _widest_split(points, _shared_slope(points, along, normal, [upper, lower]), up)
+    if gap > TIER_GAP * height:  # a rack has two tiers at most
         return [upper, lower]
-    return [order]
+    return [np.concatenate([upper, lower])]
 
 
 def _rack_reading_order(

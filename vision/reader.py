@@ -248,8 +248,7 @@ class TileReader:
         xyxy = np.concatenate([found.xyxy, held[kept]])
         confidence = np.concatenate([found.confidence, held_scores[kept]])
         best_first = np.argsort(-confidence, kind="stable")
-        return Detections(xyxy=xyxy[best_first], confidence=confidence[best_first],
-                          rack_xyxy=found.rack_xyxy, rack_confidence=found.rack_confidence)
+        return cleared.with_tiles(xyxy[best_first], confidence[best_first])
 
 
 _default_reader: TileReader | None = None

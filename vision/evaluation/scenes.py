@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,12 @@ class KindScores:
     rack_pairs: int = 0
     rack_pairs_in_order: int = 0
     reported: list[tuple[float, bool]] = field(default_factory=list)
+
+    def add(self, other: KindScores) -> None:
+        """Count `other`'s scenes in with these."""
+        for name in (f.name for f in fields(self) if f.name != "reported"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.reported.extend(other.reported)
 
     def figures(self) -> dict[str, Any]:
         def ratio(a: int, b: int) -> float | None:
@@ -194,11 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder in args.folders:
         scores = evaluate_folder(folder, reader, args.limit, ConfidenceMap() if args.fit_confidence else None)
         report[folder.name] = scores.figures()
-        for name in ("scenes", "tiles", "found", "right", "false_tiles", "clean_scenes", "rack_tiles",
-                     "rack_tiles_in_racks", "table_tiles", "table_tiles_in_racks", "racks_read",
-                     "racks_in_owner_order", "rack_pairs", "rack_pairs_in_order"):
-            setattr(everything, name, getattr(everything, name) + getattr(scores, name))
-        everything.reported.extend(scores.reported)
+        everything.add(scores)
     report["all"] = everything.figures()
     report["reliability"] = reliability(everything.reported)
     columns = ["scenes", "tiles", "recall", "precision", "end_to_end", "false_tiles_per_scene",
