@@ -1,12 +1,14 @@
 """Time `rummi read` per frame against the bare detector forward pass, models loaded once, per step.
 
-    python benchmarks/bench_read.py [IMAGE...] [--runs 30] [--threads 2]
+    python benchmarks/bench_read.py [IMAGE...] [--runs 30] [--threads N]
     python benchmarks/bench_read.py [IMAGE...] --roots /path/to/old/checkout . [--rounds 6]
 
 Without IMAGE two rendered 1000x750 scenes are used: a game table with about 53 tiles and a textured
 cloth (many detections). For each frame it prints, in milliseconds (median and 90th percentile):
 
 - `forward`: the detector's own forward pass (`session.run` on the letterboxed frame, nothing else);
+  `forward/ort` the same in a plain `onnxruntime.InferenceSession` (its own defaults: a thread per core),
+  as someone timing the shipped model by itself would run it;
 - `read`: a whole read of the decoded frame as `rummi read` does it (detect, classify, layout, rules,
   correction, JSON), and `+decode` with the JPEG decoding too;
 - the steps of `read`: `detect+classify` (`TileReader.read`: pre-processing, forward, post-processing,
@@ -18,9 +20,10 @@ Forward and read are timed alternately in one process, so a loaded machine slows
 and the workers take turns, `--runs` frames at a time for `--rounds` rounds: the figures of both checkouts
 come from one run. The classifier is the one `rummi read` loads (`vision.reader.load_classifier`: the
 ensemble models/classifiers.json lists); `--models DIR` uses `tile_detector.onnx` and `tile_classifier.onnx`
-from DIR instead. On a loaded
-machine `--cpu --threads 1` times by the process's CPU time (one thread per model, so CPU time is the work
-done), which other processes hardly disturb.
+from DIR instead. Each model gets the onnxruntime threads `rummi read` gives it (`--threads N`: N each).
+On a loaded machine `--cpu --threads 1` times by the process's CPU time (one thread per model, so CPU
+time is the work done), which other processes hardly disturb; on a quiet one the wall clock measures
+what a user waits for.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-STEPS = ("forward", "read", "+decode", "detect+classify", "layout+json")
+STEPS = ("forward", "forward/ort", "read", "+decode", "detect+classify", "layout+json")
 
 
 def example_frames(folder: Path) -> list[Path]:
@@ -62,14 +65,16 @@ def example_frames(folder: Path) -> list[Path]:
 # ------------------------------------------------------------------------------------------------ worker
 
 
-def _shipped_classifier(threads: int) -> Any:
+def _shipped_classifier(threads: int | None) -> Any:
     """The crop classifier `rummi read` loads (`vision.reader.load_classifier`: the ensemble of
-    models/classifiers.json), with `threads` onnxruntime threads per model. A checkout whose
-    `load_classifier` takes no thread count gets the same members loaded here."""
+    models/classifiers.json), with `threads` onnxruntime threads per model (None: as `rummi read` loads
+    it). A checkout whose `load_classifier` takes no thread count gets the same members loaded here."""
     import inspect
 
     from vision import reader
 
+    if threads is None:
+        return reader.load_classifier()
     if "threads" in inspect.signature(reader.load_classifier).parameters:
         return reader.load_classifier(threads=threads)
     from vision.classifier import ClassifierEnsemble, TileClassifier
@@ -83,8 +88,11 @@ def _shipped_classifier(threads: int) -> Any:
     return ClassifierEnsemble(members, [float(m["weight"]) for m in listing["members"]])
 
 
-def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) -> int:
-    """Load the code of the checkout on sys.path[0] and the models, then time `n` frames per line of stdin."""
+def _worker(images: list[Path], threads: int | None, models: Path | None, cpu: bool) -> int:
+    """Load the code of the checkout on sys.path[0] and the models, then time `n` frames per line of stdin.
+    `threads` None: each model with the threads `rummi read` gives it."""
+    import onnxruntime as ort
+
     from assistant.rules import find_preset
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
@@ -93,9 +101,12 @@ def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) ->
     from vision.reader import TileReader
 
     rules = find_preset("standard")
-    detector = TileDetector(models / "tile_detector.onnx" if models else None, threads=threads)
+    given = {} if threads is None else {"threads": threads}
+    detector = TileDetector(models / "tile_detector.onnx" if models else None, **given)
+    # The forward pass as a plain onnxruntime session runs it (its default threads, one per core).
+    plain = ort.InferenceSession(str(detector.path), providers=["CPUExecutionProvider"])
     if models:
-        classifier = TileClassifier(models / "tile_classifier.onnx", threads=threads)
+        classifier = TileClassifier(models / "tile_classifier.onnx", **given)
     else:
         classifier = _shipped_classifier(threads)
     reader = TileReader(detector, classifier)
@@ -120,8 +131,11 @@ def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) ->
                 t3 = clock()
                 load_image(path)
                 t4 = clock()
+                plain.run(None, {detector.input_name: tensor})
+                t5 = clock()
                 tiles = len(found)
                 times["forward"].append((t1 - t0) * 1000)
+                times["forward/ort"].append((t5 - t4) * 1000)
                 times["read"].append((t3 - t1) * 1000)
                 times["+decode"].append((t4 - t1) * 1000)
                 times["detect+classify"].append((t2 - t1) * 1000)
@@ -136,9 +150,11 @@ def _worker(images: list[Path], threads: int, models: Path | None, cpu: bool) ->
 
 
 def _start(
-    root: Path, images: list[Path], threads: int, models: Path | None, cpu: bool
+    root: Path, images: list[Path], threads: int | None, models: Path | None, cpu: bool
 ) -> subprocess.Popen[str]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--threads", str(threads)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker"]
+    if threads is not None:
+        command += ["--threads", str(threads)]
     if cpu:
         command.append("--cpu")
     if models:
@@ -165,11 +181,12 @@ def report(root: str, results: list[dict[str, Any]]) -> None:
     for result in results:
         times = result["times"]
         forward = float(np.median(times["forward"]))
+        plain = float(np.median(times["forward/ort"]))
         read = float(np.median(times["read"]))
         decoded = float(np.median(times["+decode"]))
         print(f"{root}: {result['image']} ({result['size']}), {result['tiles']} tiles, "
               f"{len(times['read'])} frames: read / forward {read / forward:.2f}, "
-              f"with decoding {decoded / forward:.2f}")
+              f"with decoding {decoded / forward:.2f}; read / plain session's forward {read / plain:.2f}")
         for step in STEPS:
             values = times[step]
             print(f"  {step:12} median {np.median(values):7.1f} ms   p90 {np.percentile(values, 90):7.1f} ms")
@@ -180,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("images", nargs="*", type=Path)
     parser.add_argument("--runs", type=int, default=30, help="frames per image per round (default 30)")
     parser.add_argument("--rounds", type=int, default=1, help="turns of each worker (default 1)")
-    parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads per model (default 2)")
+    parser.add_argument("--threads", type=int,
+                        help="onnxruntime threads per model (default: as `rummi read` loads them)")
     parser.add_argument("--models", type=Path, help="folder with tile_detector.onnx and tile_classifier.onnx")
     parser.add_argument("--roots", type=Path, nargs="+", default=[ROOT], help="checkouts to compare")
     parser.add_argument("--cpu", action="store_true",
@@ -213,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             assert process.stdin is not None
             process.stdin.close()
             process.wait()
-        print(f"threads {args.threads}, models {args.models or 'shipped'}, load {os.getloadavg()[0]:.1f}, "
+        print(f"threads {args.threads or 'as rummi read'}, models {args.models or 'shipped'}, "
+              f"load {os.getloadavg()[0]:.1f}, "
               f"{'CPU time' if args.cpu else 'wall clock'}")
         for root, results in zip(args.roots, merged, strict=True):
             report(str(root), results)

@@ -14,6 +14,12 @@ from vision.onnx_models import ModelLoadError, model_path
 CLASSIFIER_MODEL = "tile_classifier.onnx"
 NOT_A_TILE = "not_a_tile"
 """The extra class of a classifier trained on what is not a tile (texture, dots, face-down tiles)."""
+CLASSIFIER_THREADS = 1
+"""onnxruntime threads per crop classifier. One: a frame's crops are a batch of some 50 small images, which a
+second thread reads hardly faster, and every session's thread pool spins a while after each run, so the
+ensemble's two pools took the cores from the detector's and from Python (rummy-5 of ../shared/real-dev,
+the detector on 2 threads: 78 ms a read with 2 classifier threads, 36 ms with 1; see
+benchmarks/README_read.md)."""
 
 __all__ = [
     "CLASSIFIER_MODEL", "NOT_A_TILE", "CropReadings", "ModelLoadError", "TileClassifier", "decode_angle",
@@ -94,7 +100,7 @@ class TileClassifier:
         self,
         model_file: str | Path | None = None,
         k: int = 5,
-        threads: int = 2,
+        threads: int = CLASSIFIER_THREADS,
         turns: int = 4,
         recheck_below: float = 0.8,
     ) -> None:

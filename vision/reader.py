@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from vision.classifier import ClassifierEnsemble, CropReadings, TileClassifier
+from vision.classifier import CLASSIFIER_THREADS, ClassifierEnsemble, CropReadings, TileClassifier
 from vision.detections import Detections, box_iou
 from vision.detector import TileDetector, on_rack_boxes
 from vision.onnx_models import ModelLoadError, model_path
@@ -42,7 +42,7 @@ class CropClassifier(Protocol):
 CLASSIFIERS = "classifiers.json"
 
 
-def load_classifier(threads: int = 2) -> CropClassifier | None:
+def load_classifier(threads: int = CLASSIFIER_THREADS) -> CropClassifier | None:
     """The shipped crop classifier (the ensemble `models/classifiers.json` lists, else the one model), or
     None where none is shipped (the reader then only detects). `threads`: onnxruntime threads per model.
 
