@@ -10,7 +10,6 @@ import numpy as np
 from assistant.tiles import CLASS_NAMES, tile_from_class_name
 from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crops
 from vision.onnx_models import ModelLoadError, model_path
-from vision.parallel import HELPERS, run_parts
 
 CLASSIFIER_MODEL = "tile_classifier.onnx"
 NOT_A_TILE = "not_a_tile"
@@ -21,11 +20,6 @@ second thread reads hardly faster, and every session's thread pool spins a while
 ensemble's two pools took the cores from the detector's and from Python (rummy-5 of ../shared/real-dev,
 the detector on 2 threads: 78 ms a read with 2 classifier threads, 36 ms with 1; see
 benchmarks/README_read.md)."""
-SPLIT_BATCH_FROM = 16
-"""A batch of at least this many crops is read in parts at once, one per core (each session on one
-thread; onnxruntime runs a session from several threads at a time, and reads each crop alone, so the
-probabilities are the same): rummy-5's 54 crops in 2.4 ms of wall clock instead of 4.4."""
-
 
 __all__ = [
     "CLASSIFIER_MODEL", "NOT_A_TILE", "CropReadings", "ModelLoadError", "TileClassifier", "decode_angle",
@@ -119,7 +113,6 @@ class TileClassifier:
             raise ValueError(f"k must be 1-{len(CLASS_NAMES)}, got {k}")
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, got {turns}")
-        self.threads = threads
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -208,18 +201,8 @@ class TileClassifier:
 
     def first_pass(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network's raw (n, classes) and (n, bins) probabilities of a `crops_to_batch` batch."""
-        class_probs, angle_probs = self._run(batch)
+        class_probs, angle_probs = self._session.run(None, {"crops": batch})
         return class_probs, angle_probs
-
-    def _run(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The session on `batch`; a large batch in parts at once, one on this thread (see
-        `SPLIT_BATCH_FROM`), where the session runs on one thread."""
-        if self.threads > 1 or len(batch) < SPLIT_BATCH_FROM or HELPERS < 1:
-            class_probs, angle_probs = self._session.run(None, {"crops": batch})
-            return class_probs, angle_probs
-        results = run_parts(lambda part: self._session.run(None, {"crops": part}),
-                            np.array_split(batch, HELPERS + 1))
-        return np.concatenate([r[0] for r in results]), np.concatenate([r[1] for r in results])
 
     def settled(
         self, batch: np.ndarray, class_probs: np.ndarray, angle_probs: np.ndarray, doubtful: np.ndarray
@@ -230,7 +213,7 @@ class TileClassifier:
             steps = (2,) if self.turns == 2 else (1, 2, 3)
             # Turning the network's input (n, 3, H, W) is turning the crops (n, H, W, 3): the same values.
             turned = np.concatenate([np.rot90(batch[doubtful], k, axes=(2, 3)) for k in steps])
-            more_probs, more_angles = self._run(np.ascontiguousarray(turned))
+            more_probs, more_angles = self._session.run(None, {"crops": turned})
             m = len(doubtful)
             bins_per_turn = self.angle_bins // 4
             class_sum = class_probs[doubtful].copy()
