@@ -11,6 +11,9 @@ cloth (many detections). For each frame it prints, in milliseconds (median and 9
   as someone timing the shipped model by itself would run it;
 - `read`: a whole read of the decoded frame as `rummi read` does it (detect, classify, layout, rules,
   correction, JSON), and `+decode` with the JPEG decoding too;
+- `ahead+decode`: per image, reading `--runs` copies of the file one after another as `rummi read` does
+  with several images (`vision.read.read_frames`: the next image decoded and detected on a helper thread
+  while this one is classified and laid out), decoding included; compare with `+decode`;
 - the steps of `read`: `detect+classify` (`TileReader.read`: pre-processing, forward, post-processing,
   crops, classifier, orientation), `layout+json` (layout, racks, rules, correction, JSON);
 - the ratio read / forward (issue 16: at most 1.5 on a 53-tile frame).
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-STEPS = ("forward", "forward/ort", "read", "+decode", "detect+classify", "layout+json")
+STEPS = ("forward", "forward/ort", "read", "+decode", "ahead+decode", "detect+classify", "layout+json")
 
 
 def example_frames(folder: Path) -> list[Path]:
@@ -94,11 +97,14 @@ def _worker(images: list[Path], threads: int | None, models: Path | None, cpu: b
     import onnxruntime as ort
 
     from assistant.rules import find_preset
+    from vision import read as read_module
     from vision.classifier import TileClassifier
     from vision.detector import TileDetector
     from vision.frames import load_image
     from vision.read import read_document
     from vision.reader import TileReader
+
+    read_frames = getattr(read_module, "read_frames", None)
 
     rules = find_preset("standard")
     given = {} if threads is None else {"threads": threads}
@@ -140,6 +146,12 @@ def _worker(images: list[Path], threads: int | None, models: Path | None, cpu: b
                 times["+decode"].append((t4 - t1) * 1000)
                 times["detect+classify"].append((t2 - t1) * 1000)
                 times["layout+json"].append((t3 - t2) * 1000)
+            if read_frames is not None:  # a checkout that reads the next image ahead
+                t0 = clock()
+                for name, frame_read, found in read_frames(reader, [str(path)] * runs):
+                    document, _ = read_document(name, frame_read, found, rules)
+                    json.dumps(document)
+                times["ahead+decode"] = [(clock() - t0) * 1000 / runs] * runs
             out.append({"image": path.name, "tiles": tiles, "times": times,
                         "size": f"{frame.shape[1]}x{frame.shape[0]}"})
         print(json.dumps(out), flush=True)
@@ -188,7 +200,9 @@ def report(root: str, results: list[dict[str, Any]]) -> None:
               f"{len(times['read'])} frames: read / forward {read / forward:.2f}, "
               f"with decoding {decoded / forward:.2f}; read / plain session's forward {read / plain:.2f}")
         for step in STEPS:
-            values = times[step]
+            values = times.get(step)
+            if not values:  # an older checkout without this step
+                continue
             print(f"  {step:12} median {np.median(values):7.1f} ms   p90 {np.percentile(values, 90):7.1f} ms")
 
 
@@ -226,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 for into, more in zip(merged[k], results, strict=True):
                     for step in STEPS:
-                        into["times"][step] += more["times"][step]
+                        into["times"].setdefault(step, []).extend(more["times"].get(step, []))
         for process in workers:
             assert process.stdin is not None
             process.stdin.close()

@@ -34,6 +34,12 @@ def onnx_session(path: Path, threads: int) -> Any:
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = 3
+    # Idle pool threads sleep instead of spinning for the next run: a read spends half its time outside
+    # this session (crops, classifier, layout), where spinning threads only take the cores from that
+    # work and from the next image's read-ahead (`vision.read.read_frames`). 138 photos read with
+    # `rummi read`: user CPU 10.7-12.9 s spinning, 7.6-8.1 s not, wall 5.7-7.0 / 5.0-5.5 s; one frame
+    # alone the same within the machine's noise (benchmarks/README_read.md).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own unrelated exception types

@@ -173,16 +173,22 @@ class TileReader:
         turned among its row is turned back (`vision.orientation`: a 9 that way is a 6).
         """
         started = time.perf_counter()
-        profile = self.profile
-        if profile is not None and profile.min_score is not None:  # this table's own threshold
-            confidence = profile.min_score if confidence is None else max(profile.min_score, confidence)
-        found = self.detector.detect(image, confidence)
+        found = self.find(image, confidence)
         detected = time.perf_counter()
         found = self.read_faces(image, found)
         self.timings = ReadTimings(
             detect_ms=(detected - started) * 1000, classify_ms=(time.perf_counter() - detected) * 1000
         )
         return found
+
+    def find(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        """The first half of `read`: the detector's boxes, from the profile's score where it has one.
+        It keeps nothing on the reader, so it may run for the next frame while `read_faces` reads
+        this one."""
+        profile = self.profile
+        if profile is not None and profile.min_score is not None:  # this table's own threshold
+            confidence = profile.min_score if confidence is None else max(profile.min_score, confidence)
+        return self.detector.detect(image, confidence)
 
     def read_faces(
         self, image: np.ndarray, found: Detections, readings: CropReadings | None = None

@@ -125,3 +125,38 @@ def test_read_works_from_the_installed_package(tmp_path: Path, scene_file: Path)
         check=True,
     )
     assert where.stdout.strip().startswith(str(site))
+
+
+def test_images_read_ahead_give_the_readings_of_one_at_a_time_in_order(tmp_path: Path) -> None:
+    import numpy as np
+
+    from vision.frames import ImageError, load_image
+    from vision.read import read_frames
+    from vision.reader import load_reader
+
+    paths = []
+    for index, kind in enumerate(["game", "rack_front", "texture"]):
+        image, _, _ = render_indexed(9002, index, long_side=800, kind=kind)
+        paths.append(tmp_path / f"{kind}.jpg")
+        cv2.imwrite(str(paths[-1]), image)
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a picture")
+    images = [str(paths[0]), str(broken), str(paths[1]), str(paths[2])]
+    reader = load_reader()
+    ahead = list(read_frames(reader, images))
+    assert [image for image, _, _ in ahead] == images
+    assert isinstance(ahead[1][1], ImageError) and ahead[1][2] is None
+    for image, frame, found in [ahead[0], *ahead[2:]]:
+        alone = reader.read(load_image(image))
+        assert found is not None and len(found) == len(alone) > 0
+        np.testing.assert_array_equal(found.xyxy, alone.xyxy)
+        np.testing.assert_array_equal(found.class_id, alone.class_id)
+        np.testing.assert_array_equal(found.angle, alone.angle)
+        assert (found.rack_xyxy is None) == (alone.rack_xyxy is None)
+
+
+def test_the_detector_session_sleeps_between_runs_instead_of_spinning() -> None:
+    from vision.reader import load_reader
+
+    options = load_reader().detector.session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
