@@ -147,7 +147,9 @@ def test_images_read_ahead_give_the_readings_of_one_at_a_time_in_order(tmp_path:
     assert [image for image, _, _ in ahead] == images
     assert isinstance(ahead[1][1], ImageError) and ahead[1][2] is None
     for image, frame, found in [ahead[0], *ahead[2:]]:
-        alone = reader.read(load_image(image))
+        decoded = load_image(image)
+        np.testing.assert_array_equal(frame, decoded)
+        alone = reader.read(decoded)
         assert found is not None and len(found) == len(alone) > 0
         np.testing.assert_array_equal(found.xyxy, alone.xyxy)
         np.testing.assert_array_equal(found.class_id, alone.class_id)
