@@ -114,3 +114,31 @@ def test_command_runs_detection_only_on_a_labelled_folder(
     figures = json.loads(out.read_text())
     assert figures["all"]["tiles"] == len(truth.yolo_lines())
     assert figures["all"]["detection_recall"] >= 0.9
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_a_photo_taken_otherwise_moves_its_labelled_boxes_with_its_pixels(turn: int, scale: float) -> None:
+    from vision.evaluation.reading import taken_otherwise
+
+    frame = np.zeros((300, 400, 3), np.uint8)
+    boxes = np.array([[40.0, 60.0, 100.0, 140.0], [300.0, 200.0, 380.0, 280.0]])
+    frame[60:140, 40:100] = (0, 0, 255)
+    frame[200:280, 300:380] = (255, 0, 0)
+    moved, moved_boxes = taken_otherwise(frame, boxes, turn=turn, scale=scale, jpeg_quality=90)
+    height, width = (400, 300) if turn in (90, 270) else (300, 400)
+    assert moved.shape[:2] == (round(height * scale), round(width * scale))
+    for (x1, y1, x2, y2), colour in zip(moved_boxes, [(0, 0, 255), (255, 0, 0)], strict=True):
+        inside = moved[int(y1) + 2 : int(y2) - 2, int(x1) + 2 : int(x2) - 2].reshape(-1, 3).mean(axis=0)
+        assert np.abs(inside - colour).max() < 30
+        assert (x2 - x1) * (y2 - y1) == pytest.approx((60 * 80 if colour[2] else 80 * 80) * scale**2)
+
+
+@pytest.mark.parametrize(("turn", "scale", "quality"), [(45, 1.0, None), (0, 1.5, None), (0, 1.0, 0)])
+def test_a_photo_cannot_be_taken_otherwise_in_ways_a_camera_does_not(
+    turn: int, scale: float, quality: int | None
+) -> None:
+    from vision.evaluation.reading import taken_otherwise
+
+    with pytest.raises(ValueError):
+        taken_otherwise(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4)), turn, scale, quality)

@@ -1,6 +1,7 @@
 """Measure the tile reader on labelled photos (YOLO polygon or box labels).
 
     python -m vision.evaluation.reading --images ../shared/real-dev/images --labels ../shared/real-dev/labels
+        [--turn 90] [--scale 0.5] [--jpeg-quality 70]   # each photo as a camera held otherwise takes it
 
 Reports, overall and per series (the file-name prefix before the number: `rummy-*`, `rummy2-*`): detection
 recall and precision at IoU >= 0.5, end-to-end tile accuracy (found and read right / all labelled tiles),
@@ -323,6 +324,40 @@ def describe_errors(result: PhotoResult, detections: Detections, true_boxes: np.
     return lines
 
 
+def taken_otherwise(
+    frame: np.ndarray, boxes: np.ndarray, turn: int = 0, scale: float = 1.0, jpeg_quality: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as a camera held otherwise would give it, with its labelled boxes (x1 y1 x2 y2) moved
+    alike: turned `turn` degrees counter-clockwise (a multiple of 90: a phone held upright or upside
+    down), scaled by `scale` (a smaller camera, area resize) and saved as JPEG at `jpeg_quality`.
+
+    Raises:
+        ValueError: `turn` is not a multiple of 90, `scale` not in (0, 1], `jpeg_quality` not in 1-100.
+    """
+    if turn % 90:
+        raise ValueError(f"turn must be a multiple of 90 degrees, got {turn}")
+    if not 0.0 < scale <= 1.0:
+        raise ValueError(f"scale must be in (0, 1], got {scale}")
+    if jpeg_quality is not None and not 1 <= jpeg_quality <= 100:
+        raise ValueError(f"JPEG quality must be 1-100, got {jpeg_quality}")
+    import cv2
+
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    for _ in range((turn // 90) % 4):  # a quarter turn counter-clockwise: (x, y) -> (y, W - x)
+        width = frame.shape[1]
+        frame = np.ascontiguousarray(np.rot90(frame))
+        x1, y1, x2, y2 = boxes.T
+        boxes = np.stack([y1, width - x2, y2, width - x1], axis=1)
+    if scale != 1.0:
+        size = (max(1, round(frame.shape[1] * scale)), max(1, round(frame.shape[0] * scale)))
+        boxes = boxes * np.array([size[0] / frame.shape[1], size[1] / frame.shape[0]] * 2)
+        frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    if jpeg_quality is not None:
+        ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
+        frame = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else frame
+    return frame, boxes
+
+
 def evaluate(
     images: Path,
     labels: Path,
@@ -330,8 +365,12 @@ def evaluate(
     reader: object,
     fix_known_errors: bool = False,
     confidence: float | None = None,
+    turn: int = 0,
+    scale: float = 1.0,
+    jpeg_quality: int | None = None,
 ) -> tuple[list[PhotoResult], list[str], float]:
-    """Run `reader` over every labelled photo; returns results, error lines and the median read time in ms."""
+    """Run `reader` over every labelled photo; returns results, error lines and the median read time in ms.
+    `turn`, `scale`, `jpeg_quality`: each photo as `taken_otherwise` gives it."""
     from assistant.rules import STANDARD
     from vision.frames import load_image
     from vision.layout import rebuild
@@ -350,6 +389,8 @@ def evaluate(
         true_ids = to_project[label_ids]
         if fix_known_errors:
             true_ids = fix_known_label_errors(photo.name, true_boxes, true_ids)
+        if turn or scale != 1.0 or jpeg_quality is not None:
+            frame, true_boxes = taken_otherwise(frame, true_boxes, turn, scale, jpeg_quality)
         started = time.perf_counter()
         detections = reader.read(frame, confidence)  # type: ignore[attr-defined]
         times.append((time.perf_counter() - started) * 1000)
@@ -377,6 +418,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--fix-known-errors", action="store_true", help="correct the known label errors before scoring"
     )
+    parser.add_argument("--turn", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="read each photo turned this many degrees counter-clockwise")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="read each photo scaled down by this, (0, 1]")
+    parser.add_argument("--jpeg-quality", type=int,
+                        help="read each photo saved again as JPEG at this quality")
     parser.add_argument("--errors", action="store_true", help="list every miss, false tile and misreading")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     return parser
@@ -396,6 +443,9 @@ def main(argv: list[str] | None = None) -> int:
         from vision.profile import load_profile
 
         reader.use_profile(load_profile(args.profile))
+    if not 0.0 < args.scale <= 1.0 or (args.jpeg_quality is not None and not 1 <= args.jpeg_quality <= 100):
+        print("error: --scale must be in (0, 1] and --jpeg-quality in 1-100", file=sys.stderr)
+        return 2
     results, details, median_ms = evaluate(
         args.images,
         args.labels,
@@ -403,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         reader,
         args.fix_known_errors,
         args.conf,
+        turn=args.turn,
+        scale=args.scale,
+        jpeg_quality=args.jpeg_quality,
     )
     summaries = summarize(results)
     print(format_report(summaries, details if args.errors else []))
