@@ -179,6 +179,9 @@ def train(args: argparse.Namespace) -> Path:
         hsv_v=0.4,
         mosaic=1.0,
         val=True,
+        freeze=args.freeze,
+        optimizer=args.optimizer,
+        lr0=args.lr0,
     )
     print(f"training took {(time.time() - started) / 60:.1f} min", flush=True)
     weights = Path(args.out).resolve() / "train" / "weights"
@@ -242,6 +245,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.0,
         help="rotation augmentation (loosens boxes; the renderer rotates tiles)",
     )
+    parser.add_argument("--freeze", type=int, default=None,
+                        help="keep the first N layers as they are (yolo11n: 10 is the backbone)")
+    parser.add_argument("--optimizer", default="auto",
+                        help="ultralytics optimizer ('auto' picks one and its learning rate itself)")
+    parser.add_argument("--lr0", type=float, default=0.01,
+                        help="initial learning rate (used unless --optimizer is 'auto')")
     parser.add_argument("--val-share", type=float, default=0.05)
     parser.add_argument("--config-dir", default=".yolo", help="YOLO_CONFIG_DIR (settings and font)")
     parser.add_argument("--export", default="models/tile_detector.onnx", help="where to write the ONNX model")
