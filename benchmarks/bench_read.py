@@ -13,7 +13,8 @@ cloth (many detections). For each frame it prints, in milliseconds (median and 9
   correction, JSON), and `+decode` with the JPEG decoding too;
 - `ahead+decode`: per image, reading `--runs` copies of the file one after another as `rummi read` does
   with several images (`vision.read.read_frames`: the next image decoded and detected on a helper thread
-  while this one is classified and laid out), decoding included; compare with `+decode`;
+  while this one is classified and laid out), decoding included, one figure per round (its median and
+  90th percentile are over rounds); compare with `+decode`;
 - the steps of `read`: `detect+classify` (`TileReader.read`: pre-processing, forward, post-processing,
   crops, classifier, orientation), `layout+json` (layout, racks, rules, correction, JSON);
 - the ratio read / forward (issue 16: at most 1.5 on a 53-tile frame).
@@ -153,7 +154,7 @@ def _worker(images: list[Path], threads: int | None, models: Path | None, cpu: b
                 for name, frame_read, found in read_frames(reader, [str(path)] * runs):
                     document, _ = read_document(name, frame_read, found, rules)
                     json.dumps(document)
-                times["ahead+decode"] = [(clock() - t0) * 1000 / runs] * runs
+                times["ahead+decode"] = [(clock() - t0) * 1000 / runs]  # one figure a round
             out.append({"image": path.name, "tiles": tiles, "times": times,
                         "size": f"{frame.shape[1]}x{frame.shape[0]}"})
         print(json.dumps(out), flush=True)

@@ -9,7 +9,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_NAMES, tile_from_class_name
 from vision.crops import CROP_MARGIN, CROP_SIZE, crops_to_batch, cut_crops
-from vision.onnx_models import ModelLoadError, model_path
+from vision.onnx_models import ModelLoadError, model_path, onnx_session
 
 CLASSIFIER_MODEL = "tile_classifier.onnx"
 NOT_A_TILE = "not_a_tile"
@@ -104,8 +104,6 @@ class TileClassifier:
         turns: int = 4,
         recheck_below: float = 0.8,
     ) -> None:
-        import onnxruntime as ort
-
         path = Path(model_file) if model_file is not None else model_path(CLASSIFIER_MODEL)
         if not path.is_file():
             raise ModelLoadError(f"tile classifier model not found: {path}")
@@ -113,14 +111,7 @@ class TileClassifier:
             raise ValueError(f"k must be 1-{len(CLASS_NAMES)}, got {k}")
         if turns not in (1, 2, 4):
             raise ValueError(f"turns must be 1, 2 or 4, got {turns}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as error:  # onnxruntime raises its own exception types for bad files
-            raise ModelLoadError(f"cannot load tile classifier {path}: {error}") from error
+        self._session = onnx_session(path, threads)
         meta = self._session.get_modelmeta().custom_metadata_map
         classes = tuple(meta.get("class_names", "").split(","))
         if classes not in (CLASS_NAMES, (*CLASS_NAMES, NOT_A_TILE)):

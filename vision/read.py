@@ -166,10 +166,7 @@ def read_frames(
     cannot be decoded. While one image is read (classifier, orientation) the next is decoded and its
     detector pass runs on a helper thread: onnxruntime and OpenCV let go of Python's lock, so on two
     cores the two halves of consecutive reads overlap (the readings are the same as `reader.read`'s)."""
-    if len(images) < 2:
-        for image in images:
-            frame, found = _decoded_and_found(reader, image, confidence)
-            yield image, frame, None if found is None else reader.read_faces(frame, found)
+    if not images:
         return
     with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as ahead:
         upcoming = ahead.submit(_decoded_and_found, reader, images[0], confidence)
@@ -184,7 +181,7 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader) -> int:
     code = EXIT_OK
     several = len(args.images) > 1
     for image, frame, detections in read_frames(reader, args.images, args.conf):
-        if isinstance(frame, ImageError) or detections is None:
+        if detections is None:  # the frame is the ImageError saying why
             print(f"rummi read: error: {frame}", file=sys.stderr)
             code = EXIT_UNREADABLE
             continue

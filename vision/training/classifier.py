@@ -375,7 +375,6 @@ def evaluate_arrays(model: Any, crops: np.ndarray, batch_size: int = 512) -> tup
     """Class probabilities and angle probabilities of crops (uint8 BGR) under a torch model in eval mode."""
     import torch
 
-
     model.eval()
     class_out, angle_out = [], []
     with torch.no_grad():
