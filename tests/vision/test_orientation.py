@@ -7,7 +7,7 @@ import numpy as np
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES
 from vision.detections import Detections
 from vision.layout import rebuild
-from vision.orientation import SIX_NINE_SWAP, half_turned, settle_half_turns
+from vision.orientation import SIX_NINE_SWAP, half_turned, rack_half_turned, settle_half_turns
 
 
 def row(names: list[str], angles: list[float], width: float = 30.0, height: float = 40.0) -> Detections:
@@ -86,6 +86,70 @@ def test_a_surely_read_nine_keeps_its_reading() -> None:
     settled, changed = settle_half_turns(found)
     assert not changed.any()
     assert CLASS_NAMES[settled.class_id[2]] == "red_9"
+
+
+def on_a_rack(found: Detections, rack_xyxy: list[list[float]] | None = None) -> Detections:
+    """`found` standing on one rack box around all its tiles (or on the racks given)."""
+    import dataclasses
+
+    if rack_xyxy is None:
+        x1, y1 = found.xyxy[:, :2].min(axis=0) - 5
+        x2, y2 = found.xyxy[:, 2:].max(axis=0) + 5
+        rack_xyxy = [[x1, y1, x2, y2]]
+    racks = np.asarray(rack_xyxy, np.float32)
+    return dataclasses.replace(found, rack_xyxy=racks, rack_confidence=np.full(len(racks), 0.9, np.float32))
+
+
+def two_tiers(names: list[str], angles: list[float]) -> Detections:
+    """Tiles on a rack's two tiers seen from above: the first half on the back tier, the rest on the front
+    one, a gap between the tiers and a tile's width between tiles (no row a neighbour rule sees)."""
+    found = row(names, angles)
+    half = (len(names) + 1) // 2
+    for i in range(len(names)):
+        column, tier = (i, 0) if i < half else (i - half, 1)
+        found.xyxy[i] = [column * 60.0, tier * 70.0, column * 60.0 + 30.0, tier * 70.0 + 40.0]
+    return found
+
+
+def test_a_nine_half_turned_on_a_rack_is_a_six_even_when_read_surely() -> None:
+    # A rack turns every face to its owner: the rack's evidence outweighs a sure reading of the crop.
+    found = on_a_rack(two_tiers(["red_4", "black_9", "blue_1", "red_11", "orange_2", "black_13"],
+                                [5.0, 183.0, 10.0, 2.0, 358.0, 12.0]))
+    found.class_confidence[1] = 1.0
+    assert not half_turned(found).any()  # no neighbour beside it in a row
+    assert rack_half_turned(found).tolist() == [False, True, False, False, False, False]
+    settled, changed = settle_half_turns(found)
+    assert changed.tolist() == [False, True, False, False, False, False]
+    assert CLASS_NAMES[settled.class_id[1]] == "black_6"
+    assert settled.angle[1] == 3.0
+
+
+def test_the_same_tiles_on_the_table_keep_their_readings() -> None:
+    found = two_tiers(["red_4", "black_9", "blue_1", "red_11", "orange_2", "black_13"],
+                      [5.0, 183.0, 10.0, 2.0, 358.0, 12.0])
+    settled, changed = settle_half_turns(found)
+    assert not changed.any() and CLASS_NAMES[settled.class_id[1]] == "black_9"
+    beside = on_a_rack(found, [[500.0, 500.0, 700.0, 600.0]])  # a rack elsewhere in the frame
+    assert not rack_half_turned(beside).any()
+
+
+def test_a_rack_whose_tiles_do_not_agree_is_left_alone() -> None:
+    # Half one way, half the other: nothing tells which way its owner sits.
+    mixed = on_a_rack(two_tiers(["red_4", "black_9", "blue_1", "red_6"], [0.0, 180.0, 0.0, 180.0]))
+    assert not rack_half_turned(mixed).any()
+    few = on_a_rack(two_tiers(["red_4", "black_9"], [0.0, 180.0]))
+    assert not rack_half_turned(few).any()
+
+
+def test_each_rack_has_its_own_up() -> None:
+    # Two players' racks, seen from across the table: the far one upside down in the frame.
+    near = two_tiers(["red_4", "black_9", "blue_1", "red_11"], [0.0, 180.0, 0.0, 0.0])
+    far = two_tiers(["red_5", "black_6", "blue_2", "red_12"], [180.0, 0.0, 180.0, 180.0])
+    far.xyxy = far.xyxy + np.array([0.0, 400.0, 0.0, 400.0], np.float32)
+    found = on_a_rack(Detections.merge([near, far]), [[-5, -5, 200, 120], [-5, 395, 200, 520]])
+    assert rack_half_turned(found).tolist() == [False, True, False, False, False, True, False, False]
+    settled, _ = settle_half_turns(found)
+    assert [CLASS_NAMES[c] for c in settled.class_id[[1, 5]]] == ["black_6", "black_9"]
 
 
 def test_tiles_a_gap_apart_or_of_other_sizes_are_no_row() -> None:
