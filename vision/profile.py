@@ -9,13 +9,17 @@ descriptors it holds are the classifier's own outputs. Made by `vision.calibrati
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from assistant.errors import shorten
 
 PROFILE_FORMAT = "rummi-profile/1"
 COLOR_NAMES = ("black", "blue", "red", "orange")
@@ -57,8 +61,14 @@ class Ink:
         return [round(self.hue, 2), round(self.saturation, 4), round(self.value, 4)]
 
     @classmethod
-    def from_json(cls, data: Any) -> Ink:
-        hue, saturation, value = (float(v) for v in data)
+    def from_json(cls, data: Any, name: str = "ink") -> Ink:
+        """Raises ProfileError naming `name` unless `data` is [hue 0-360, saturation 0-1, value 0-1]."""
+        expected = "[hue 0-360, saturation 0-1, value 0-1]"
+        if not isinstance(data, list) or len(data) != 3:
+            raise _damaged(name, expected, data)
+        hue, saturation, value = (_number(v, name, expected) for v in data)
+        if not (0.0 <= hue <= 360.0 and 0.0 <= saturation <= 1.0 and 0.0 <= value <= 1.0):
+            raise _damaged(name, expected, data)
         return cls(hue, saturation, value)
 
 
@@ -67,10 +77,83 @@ def _array_to_json(array: np.ndarray) -> dict[str, Any]:
     return {"shape": list(array.shape), "float16": base64.b64encode(array.tobytes()).decode("ascii")}
 
 
-def _array_from_json(data: Any) -> np.ndarray:
-    shape = tuple(int(v) for v in data["shape"])
-    raw = base64.b64decode(data["float16"], validate=True)
-    return np.frombuffer(raw, dtype=np.float16).reshape(shape).astype(np.float32)
+def _damaged(name: str, expected: str, got: Any) -> ProfileError:
+    try:
+        shown = json.dumps(got)
+    except (TypeError, ValueError):
+        shown = repr(got)
+    return ProfileError(f"the profile is damaged: {name!r} must be {expected}, got {shorten(shown)}")
+
+
+def _number(value: Any, name: str, expected: str = "a number") -> float:
+    # bool is an int to Python, and json.loads reads NaN and Infinity: neither is a measurement.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _damaged(name, expected, value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        number = math.inf
+    if not math.isfinite(number):
+        raise _damaged(name, expected, value)
+    return number
+
+
+def _count(data: dict[str, Any], name: str) -> int:
+    value = _required(data, name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _damaged(name, "a whole number, 0 or more", value)
+    return value
+
+
+def _required(data: dict[str, Any], name: str) -> Any:
+    if name not in data:
+        raise ProfileError(f"the profile is damaged: the field {name!r} is missing")
+    return data[name]
+
+
+def _object(data: dict[str, Any], name: str, expected: str = "an object") -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise _damaged(name, expected, value)
+    return value
+
+
+def _inks_from_json(data: dict[str, Any], name: str) -> dict[str, Ink]:
+    expected = f"an object of colour ({', '.join(COLOR_NAMES)}): [hue, saturation, value]"
+    inks = _object(data, name, expected)
+    for colour in inks:
+        if colour not in COLOR_NAMES:
+            raise _damaged(name, expected, colour)
+    return {colour: Ink.from_json(ink, f"{name}.{colour}") for colour, ink in inks.items()}
+
+
+def _array_from_json(data: Any, name: str) -> np.ndarray:
+    """Raises ProfileError naming `name` unless `data` is a 2-D float16 array as `_array_to_json` writes."""
+    expected = '{"shape": [rows, columns], "float16": base64 of rows x columns float16 numbers}'
+    if not isinstance(data, dict):
+        raise _damaged(name, expected, data)
+    shape, encoded = data.get("shape"), data.get("float16")
+    if (
+        not isinstance(shape, list)
+        or len(shape) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in shape)
+    ):
+        raise _damaged(f"{name}.shape", "[rows, columns], two whole numbers", shape)
+    if not isinstance(encoded, str):
+        raise _damaged(f"{name}.float16", "a base64 string", encoded)
+    try:
+        raw = base64.b64decode(encoded, validate=True)
+    except binascii.Error as error:
+        raise ProfileError(f"the profile is damaged: '{name}.float16' is not base64 ({error})") from error
+    if len(raw) != 2 * shape[0] * shape[1]:
+        raise ProfileError(
+            f"the profile is damaged: {name + '.float16'!r} holds {len(raw) // 2} numbers, "
+            f"its shape {shape} says {shape[0] * shape[1]}"
+        )
+    array = np.frombuffer(raw, dtype=np.float16).reshape(shape).astype(np.float32)
+    if not np.isfinite(array).all():
+        raise ProfileError(f"the profile is damaged: {name!r} holds numbers that are not finite")
+    return array
 
 
 @dataclass
@@ -142,25 +225,46 @@ class Profile:
             raise ProfileError(
                 f"not a rummi calibration profile (format {found!r}, expected {PROFILE_FORMAT!r})"
             )
-        try:
-            min_score = data.get("min_score")
-            return cls(
-                models=ModelVersions(str(data["models"]["detector"]), str(data["models"]["classifier"])),
-                empty_photos=int(data["empty_photos"]),
-                tile_photos=int(data["tile_photos"]),
-                tiles_learned=int(data["tiles_learned"]),
-                false_descriptors=_array_from_json(data["false_descriptors"]),
-                false_radius=float(data["false_radius"]),
-                keep_above=float(data["keep_above"]),
-                min_score=None if min_score is None else float(min_score),
-                inks={str(k): Ink.from_json(v) for k, v in data.get("inks", {}).items()},
-                reference_inks={str(k): Ink.from_json(v) for k, v in data.get("reference_inks", {}).items()},
-                map_inks=bool(data.get("map_inks", False)),
-                tile_descriptors=_array_from_json(data["tile_descriptors"]),
-                notes=dict(data.get("notes", {})),
+        models = _required(data, "models")
+        if not isinstance(models, dict):
+            raise _damaged("models", 'an object {"detector": hash, "classifier": hash}', models)
+        for part in ("detector", "classifier"):
+            if not isinstance(models.get(part), str) or not models[part]:
+                raise _damaged(f"models.{part}", "the model file's hash, a string", models.get(part))
+        min_score = data.get("min_score")
+        if min_score is not None and not 0.0 <= _number(min_score, "min_score", "null or 0-1") <= 1.0:
+            raise _damaged("min_score", "null or 0-1", min_score)
+        false_radius = _number(_required(data, "false_radius"), "false_radius", "a number, 0 or more")
+        if false_radius < 0:
+            raise _damaged("false_radius", "a number, 0 or more", false_radius)
+        map_inks = data.get("map_inks", False)
+        if not isinstance(map_inks, bool):
+            raise _damaged("map_inks", "true or false", map_inks)
+        false_descriptors = _array_from_json(_required(data, "false_descriptors"), "false_descriptors")
+        tile_descriptors = _array_from_json(_required(data, "tile_descriptors"), "tile_descriptors")
+        # Both are compared with the same crops' descriptors (`vision.calibration.nearest_distance`).
+        if len(false_descriptors) and len(tile_descriptors) and (
+            false_descriptors.shape[1] != tile_descriptors.shape[1]
+        ):
+            raise ProfileError(
+                "the profile is damaged: 'false_descriptors' and 'tile_descriptors' have "
+                f"{false_descriptors.shape[1]} and {tile_descriptors.shape[1]} columns, not the same"
             )
-        except (KeyError, TypeError, ValueError) as error:
-            raise ProfileError(f"the profile is damaged: {type(error).__name__}: {error}") from error
+        return cls(
+            models=ModelVersions(models["detector"], models["classifier"]),
+            empty_photos=_count(data, "empty_photos"),
+            tile_photos=_count(data, "tile_photos"),
+            tiles_learned=_count(data, "tiles_learned"),
+            false_descriptors=false_descriptors,
+            false_radius=false_radius,
+            keep_above=_number(_required(data, "keep_above"), "keep_above"),
+            min_score=None if min_score is None else float(min_score),
+            inks=_inks_from_json(data, "inks"),
+            reference_inks=_inks_from_json(data, "reference_inks"),
+            map_inks=map_inks,
+            tile_descriptors=tile_descriptors,
+            notes=dict(_object(data, "notes")),
+        )
 
     def to_bytes(self) -> bytes:
         return json.dumps(self.to_json(), separators=(",", ":")).encode("utf-8")
