@@ -95,6 +95,8 @@ def load_image(path: str | Path) -> np.ndarray:
     Raises:
         ImageError: missing, a folder, unreadable, empty, too large, not an image, or corrupt.
     """
+    if str(path) == "":  # Path("") is the current folder
+        raise ImageError("'': the file name is empty")
     path = Path(path)
     if not path.exists():
         raise ImageError(f"{path}: no such file")

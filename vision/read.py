@@ -127,6 +127,10 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     if not 0.0 < args.conf < 1.0:
         print(f"rummi read: error: --conf must be between 0 and 1, got {args.conf}", file=sys.stderr)
         return EXIT_UNREADABLE
+    for option in ("profile", "annotate"):
+        if getattr(args, option, None) == "":  # `--profile "$UNSET"`: not the same as leaving it out
+            print(f"rummi read: error: --{option} is empty", file=sys.stderr)
+            return EXIT_UNREADABLE
     try:
         reader = reader or load_reader()
     except ModelLoadError as error:
@@ -134,7 +138,7 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         return EXIT_UNREADABLE
     # The reader is shared in a process (load_reader): the profile asked for holds for this command only.
     previous = reader.profile
-    if getattr(args, "profile", None):
+    if getattr(args, "profile", None) is not None:
         from vision.profile import ProfileError, load_profile
 
         try:
@@ -187,7 +191,7 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader) -> int:
             continue
         document, layout = read_document(image, frame, detections, rules)
         print(json.dumps(document) if getattr(args, "json", False) else describe(document), flush=True)
-        if args.annotate:
+        if args.annotate is not None:
             try:
                 _annotate(args.annotate, image, several, frame, layout)
             except OSError as error:

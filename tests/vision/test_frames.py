@@ -65,6 +65,8 @@ def test_missing_file_and_folder(tmp_path: Path) -> None:
         load_image(tmp_path / "nope.jpg")
     with pytest.raises(ImageError, match="folder"):
         load_image(tmp_path)
+    with pytest.raises(ImageError, match="the file name is empty"):
+        load_image("")
 
 
 def test_decode_bytes_and_tiny_image() -> None:

@@ -162,3 +162,21 @@ def test_the_detector_session_sleeps_between_runs_instead_of_spinning() -> None:
 
     options = load_reader().detector.session.get_session_options()
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+@pytest.mark.parametrize("option", ["--profile", "--annotate"])
+def test_an_empty_option_value_is_refused(
+    scene_file: Path, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["read", str(scene_file), option, ""]) == 2
+    captured = capsys.readouterr()
+    assert f"{option} is empty" in captured.err and captured.out == ""
+
+
+def test_an_empty_image_name_is_named_and_the_others_are_still_read(
+    scene_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["read", "", str(scene_file), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert "the file name is empty" in captured.err and "folder" not in captured.err
+    assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [str(scene_file)]
