@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -279,13 +280,39 @@ def _dashed_polygon(canvas: np.ndarray, pts: np.ndarray, colour: tuple[int, int,
             cv2.line(canvas, tuple(int(v) for v in p), tuple(int(v) for v in q), colour, width, cv2.LINE_AA)
 
 
+# The formats offered when a file's suffix is one OpenCV cannot write (those of them this OpenCV writes).
+_OFFERED_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+
+
+def can_write(path: str | Path) -> bool:
+    """Whether OpenCV has a writer for the format the path's suffix names."""
+    try:
+        return bool(cv2.haveImageWriter(str(path)))
+    except cv2.error:
+        return False
+
+
+def writable_suffixes() -> list[str]:
+    """The usual image suffixes `save_annotated` can write."""
+    return [suffix for suffix in _OFFERED_SUFFIXES if can_write(f"image{suffix}")]
+
+
 def save_annotated(path: str, frame: np.ndarray, layout: Layout) -> None:
-    """Write the annotated frame as PNG (or any format OpenCV knows from the suffix).
+    """Write the annotated frame as PNG (or any format OpenCV knows from the suffix, `can_write`).
 
     Raises:
         OSError: the file could not be written.
     """
-    if not cv2.imwrite(path, LayoutAnnotator().annotate(frame, layout)):
+    if not can_write(path):
+        raise OSError(
+            f"could not write the annotated image to {path!r}: no image format for its suffix "
+            f"(use {', '.join(writable_suffixes())})"
+        )
+    try:
+        written = cv2.imwrite(path, LayoutAnnotator().annotate(frame, layout))
+    except cv2.error as error:
+        raise OSError(f"could not write the annotated image to {path!r}: {error.err}") from error
+    if not written:
         raise OSError(f"could not write the annotated image to {path!r}")
 
 

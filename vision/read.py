@@ -10,13 +10,14 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from assistant.errors import InputError
 from vision.confidence import ConfidenceMap
 from vision.detections import UNKNOWN_CLASS, Detections
 from vision.detector import DEFAULT_CONFIDENCE
@@ -106,20 +107,59 @@ def describe(document: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _annotation_path(target: str, image: str, several: bool) -> Path:
+class AnnotationError(InputError):
+    """An --annotate target that cannot be written."""
+
+
+def annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
+    """The file each image's drawing is written to: `target` itself for one image, else (several
+    images, or `target` an existing folder) `target/NAME.png` after the image's name. Nothing is written.
+
+    Raises:
+        AnnotationError: a file target whose suffix names no format OpenCV writes or whose folder is
+            missing; a file where a folder is needed.
+    """
+    try:
+        return _annotation_targets(target, images)
+    except OSError as error:  # a name too long for the file system, a folder that cannot be listed
+        raise AnnotationError(f"--annotate {target}: {error.strerror or error}") from error
+
+
+def _annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
+    from vision.annotate import can_write, writable_suffixes
+
     path = Path(target)
-    if several or path.is_dir():
-        path.mkdir(parents=True, exist_ok=True)
-        return path / f"{Path(image).stem}.png"
-    return path
+    if len(images) > 1 or path.is_dir():
+        existing = next(above for above in [path, *path.parents] if above.exists())
+        if not existing.is_dir():
+            raise AnnotationError(
+                f"--annotate {target}: {existing} is a file, not a folder; "
+                "for several images give a folder (one PNG per image)"
+            )
+        return [path / f"{Path(image).stem}.png" for image in images]
+    if not path.parent.is_dir():
+        what = "is a file, not a folder" if path.parent.exists() else "no such folder"
+        raise AnnotationError(f"--annotate {target}: {path.parent}: {what}")
+    if not can_write(path):
+        suffix = f"a file ending in {path.suffix!r}" if path.suffix else "a file name without a suffix"
+        raise AnnotationError(
+            f"--annotate {target}: cannot write an image to {suffix}; "
+            f"give a file ending in {', '.join(writable_suffixes())}, or a folder"
+        )
+    return [path]
 
 
-def _annotate(target: str, image: str, several: bool, frame: np.ndarray, layout: Any) -> None:
+def _annotate(target: Path, frame: np.ndarray, layout: Any) -> None:
     if layout is None:
         return
     from vision.annotate import save_annotated
 
-    save_annotated(str(_annotation_path(target, image, several)), frame, layout)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        folder = str(target.parent)
+        raise OSError(f"could not make the folder {folder!r}: {error.strerror or error}") from error
+    save_annotated(str(target), frame, layout)
 
 
 def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) -> int:
@@ -130,6 +170,13 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     for option in ("profile", "annotate"):
         if getattr(args, option, None) == "":  # `--profile "$UNSET"`: not the same as leaving it out
             print(f"rummi read: error: --{option} is empty", file=sys.stderr)
+            return EXIT_UNREADABLE
+    targets = None
+    if args.annotate is not None:
+        try:
+            targets = annotation_targets(args.annotate, args.images)
+        except AnnotationError as error:
+            print(f"rummi read: error: {error}", file=sys.stderr)
             return EXIT_UNREADABLE
     try:
         reader = reader or load_reader()
@@ -149,7 +196,7 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     else:
         reader.use_profile(None)
     try:
-        return _read_all(args, rules, reader)
+        return _read_all(args, rules, reader, targets)
     finally:
         reader.use_profile(previous)
 
@@ -181,19 +228,18 @@ def read_frames(
             yield image, frame, None if found is None else reader.read_faces(frame, found)
 
 
-def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader) -> int:
+def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets: list[Path] | None) -> int:
     code = EXIT_OK
-    several = len(args.images) > 1
-    for image, frame, detections in read_frames(reader, args.images, args.conf):
+    for k, (image, frame, detections) in enumerate(read_frames(reader, args.images, args.conf)):
         if detections is None:  # the frame is the ImageError saying why
             print(f"rummi read: error: {frame}", file=sys.stderr)
             code = EXIT_UNREADABLE
             continue
         document, layout = read_document(image, frame, detections, rules)
         print(json.dumps(document) if getattr(args, "json", False) else describe(document), flush=True)
-        if args.annotate is not None:
+        if targets is not None:
             try:
-                _annotate(args.annotate, image, several, frame, layout)
+                _annotate(targets[k], frame, layout)
             except OSError as error:
                 print(f"rummi read: error: {error}", file=sys.stderr)
                 code = EXIT_UNREADABLE

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from layout_scenes import SceneBuilder
 
-from vision.annotate import AMBER, GREEN, RED, LayoutAnnotator, set_label
+from vision.annotate import (
+    AMBER,
+    GREEN,
+    RED,
+    LayoutAnnotator,
+    can_write,
+    save_annotated,
+    set_label,
+    writable_suffixes,
+)
 from vision.layout import rebuild
 
 
@@ -91,3 +103,12 @@ def test_rack_outline_hugs_its_tiles_even_on_a_slant() -> None:
     out = LayoutAnnotator(show_summary=False).annotate(np.full((700, 800, 3), 200, np.uint8), layout)
     drawn = np.abs(out.astype(int) - np.array(SLATE)).sum(axis=2) < 40
     assert drawn[int(ys.min()):int(ys.max()) + 1, int(xs.min()):int(xs.max()) + 1].sum() > 200
+
+
+def test_save_annotated_refuses_a_suffix_opencv_cannot_write(tmp_path: Path) -> None:
+    assert can_write(tmp_path / "out.png") and not can_write(tmp_path / "out.txt")
+    assert ".png" in writable_suffixes() and ".txt" not in writable_suffixes()
+    target = tmp_path / "out.txt"
+    with pytest.raises(OSError, match="out.txt.*no image format for its suffix.*\\.png"):
+        save_annotated(str(target), np.full((600, 800, 3), 90, np.uint8), rebuild(scene()))
+    assert not target.exists()

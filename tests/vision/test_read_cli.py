@@ -180,3 +180,41 @@ def test_an_empty_image_name_is_named_and_the_others_are_still_read(
     captured = capsys.readouterr()
     assert "the file name is empty" in captured.err and "folder" not in captured.err
     assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [str(scene_file)]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("out.txt", "cannot write an image to a file ending in '.txt'; give a file ending in .png"),
+        ("out", "a file name without a suffix"),
+        ("missing/out.png", "no such folder"),
+    ],
+)
+def test_an_annotation_file_that_cannot_be_written_is_refused_before_reading(
+    tmp_path: Path, scene_file: Path, name: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / name
+    assert main(["read", str(scene_file), "--annotate", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert f"--annotate {target}: " in captured.err and message in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+    assert not target.exists()
+
+
+def test_several_images_need_a_folder_to_annotate_into(
+    tmp_path: Path, scene_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "taken.png"
+    taken.write_bytes(b"keep me")
+    assert main(["read", str(scene_file), str(scene_file), "--annotate", str(taken)]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    assert taken.read_bytes() == b"keep me"
+
+
+def test_annotations_are_written(tmp_path: Path, scene_file: Path) -> None:
+    assert main(["read", str(scene_file), "--annotate", str(tmp_path / "one.jpg")]) == 0
+    assert cv2.imread(str(tmp_path / "one.jpg")).shape == (750, 1000, 3)
+    folder = tmp_path / "drawings"
+    folder.mkdir()
+    assert main(["read", str(scene_file), "--annotate", str(folder)]) == 0
+    assert [p.name for p in folder.iterdir()] == ["table.png"]
