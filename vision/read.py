@@ -117,12 +117,46 @@ def annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
 
     Raises:
         AnnotationError: a file target whose suffix names no format OpenCV writes or whose folder is
-            missing; a file where a folder is needed.
+            missing; a file where a folder is needed; a target that is one of the input images.
     """
     try:
-        return _annotation_targets(target, images)
+        targets = _annotation_targets(target, images)
+        inputs = _input_images(images)
+        for image, out in zip(images, targets, strict=True):
+            overwritten = inputs.get(out.resolve()) or inputs.get(_file_id(out))
+            if overwritten is not None:
+                raise AnnotationError(
+                    f"--annotate {target}: the drawing of {image} would be written over the input image "
+                    f"{overwritten}; give another file or folder"
+                )
     except OSError as error:  # a name too long for the file system, a folder that cannot be listed
         raise AnnotationError(f"--annotate {target}: {error.strerror or error}") from error
+    return targets
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of an existing file: the same file under another name (a hard link, another case
+    on a case-insensitive disk) has the same."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _input_images(images: Sequence[str]) -> dict[Any, str]:
+    """Each input image by its resolved path and by its file id."""
+    found: dict[Any, str] = {}
+    for image in images:
+        if not image:  # Path("") is the current folder, not an image
+            continue
+        try:
+            found.setdefault(Path(image).resolve(), image)
+        except OSError:  # a name the file system refuses: no file to overwrite (load_image says why)
+            continue
+        if (key := _file_id(Path(image))) is not None:
+            found.setdefault(key, image)
+    return found
 
 
 def _annotation_targets(target: str, images: Sequence[str]) -> list[Path]:

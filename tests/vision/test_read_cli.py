@@ -218,3 +218,50 @@ def test_annotations_are_written(tmp_path: Path, scene_file: Path) -> None:
     folder.mkdir()
     assert main(["read", str(scene_file), "--annotate", str(folder)]) == 0
     assert [p.name for p in folder.iterdir()] == ["table.png"]
+
+
+def _photo_in(folder: Path, scene_file: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(scene_file.read_bytes())
+    return path
+
+
+@pytest.mark.parametrize("how", ["same name", "relative name", "the folder it is in", "symlink", "hard link"])
+def test_an_annotation_that_would_overwrite_an_input_image_is_refused(
+    tmp_path: Path,
+    scene_file: Path,
+    how: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    victim = _photo_in(tmp_path / "d", scene_file, "victim.png")
+    image, target = str(victim), str(victim)
+    if how == "relative name":
+        monkeypatch.chdir(tmp_path)
+        image = "d/victim.png"
+    elif how == "the folder it is in":
+        target = str(victim.parent)
+    elif how == "symlink":
+        target = str(tmp_path / "link.png")
+        os.symlink(victim, target)
+    elif how == "hard link":
+        target = str(tmp_path / "hard.png")
+        os.link(victim, target)
+    assert main(["read", image, "--annotate", target]) == 2
+    captured = capsys.readouterr()
+    assert f"would be written over the input image {image}" in captured.err
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert victim.read_bytes() == scene_file.read_bytes()
+
+
+def test_with_several_images_nothing_is_written_when_one_drawing_would_overwrite_an_input(
+    tmp_path: Path, scene_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    inside = _photo_in(out, scene_file, "x.png")
+    other = _photo_in(tmp_path, scene_file, "other.jpg")
+    assert main(["read", str(other), str(inside), "--annotate", str(out)]) == 2
+    assert f"drawing of {inside} would be written over the input image {inside}" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["x.png"]
+    assert inside.read_bytes() == scene_file.read_bytes()
