@@ -10,6 +10,7 @@ import argparse
 import functools
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -45,7 +46,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--annotate",
         metavar="PATH",
-        help="also draw the reading: a file for one image, or a folder (one PNG per image) for several",
+        help=(
+            "also draw the reading: a file for one image (.png, .jpg, ...), or a folder for several, made if"
+            " missing, with one PNG per image named after it (images of the same name get -1, -2, ... in the"
+            " order given); never over an input image"
+        ),
     )
 
 
@@ -113,7 +118,7 @@ class AnnotationError(InputError):
 
 def annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
     """The file each image's drawing is written to: `target` itself for one image, else (several
-    images, or `target` an existing folder) `target/NAME.png` after the image's name. Nothing is written.
+    images, or `target` an existing folder) `target/NAME.png` (`annotation_names`). Nothing is written.
 
     Raises:
         AnnotationError: a file target whose suffix names no format OpenCV writes or whose folder is
@@ -170,7 +175,7 @@ def _annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
                 f"--annotate {target}: {existing} is a file, not a folder; "
                 "for several images give a folder (one PNG per image)"
             )
-        return [path / f"{Path(image).stem}.png" for image in images]
+        return [path / name for name in annotation_names(images)]
     if not path.parent.is_dir():
         what = "is a file, not a folder" if path.parent.exists() else "no such folder"
         raise AnnotationError(f"--annotate {target}: {path.parent}: {what}")
@@ -181,6 +186,30 @@ def _annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
             f"give a file ending in {', '.join(writable_suffixes())}, or a folder"
         )
     return [path]
+
+
+def annotation_names(images: Sequence[str]) -> list[str]:
+    """One PNG name per image in a folder: the image's name (`table.jpg` -> `table.png`), and where
+    several images have the same name (`a/table.jpg b/table.jpg`), `table-1.png`, `table-2.png`, ...
+    in the order given, skipping a number another image's name already has."""
+    stems = [Path(image).stem or "image" for image in images]
+    # casefold: on a case-insensitive disk `Table.png` and `table.png` are one file.
+    uses = Counter(stem.casefold() for stem in stems)
+    taken = {stem.casefold() for stem in stems if uses[stem.casefold()] == 1}
+    counters: Counter[str] = Counter()
+    names = []
+    for stem in stems:
+        key = stem.casefold()
+        if uses[key] > 1:
+            while True:
+                counters[key] += 1
+                numbered = f"{stem}-{counters[key]}"
+                if numbered.casefold() not in taken:
+                    break
+            taken.add(numbered.casefold())
+            stem = numbered
+        names.append(f"{stem}.png")
+    return names
 
 
 def _annotate(target: Path, frame: np.ndarray, layout: Any) -> None:

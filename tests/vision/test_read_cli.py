@@ -265,3 +265,34 @@ def test_with_several_images_nothing_is_written_when_one_drawing_would_overwrite
     assert f"drawing of {inside} would be written over the input image {inside}" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["x.png"]
     assert inside.read_bytes() == scene_file.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("images", "names"),
+    [
+        (["a/table.jpg", "b/chair.png"], ["table.png", "chair.png"]),
+        (["a/real.jpg", "b/real.jpg"], ["real-1.png", "real-2.png"]),
+        (["real.jpg", "real.jpg", "real-1.png"], ["real-2.png", "real-3.png", "real-1.png"]),
+        (["x/Real.JPG", "y/real.jpg"], ["Real-1.png", "real-2.png"]),
+        (["", "a/.png"], ["image.png", ".png.png"]),
+    ],
+)
+def test_each_image_gets_its_own_annotation_name(images: list[str], names: list[str]) -> None:
+    from vision.read import annotation_names
+
+    assert annotation_names(images) == names
+
+
+def test_images_of_the_same_name_are_annotated_into_files_of_their_own(
+    tmp_path: Path, scene_file: Path
+) -> None:
+    first = _photo_in(tmp_path / "a", scene_file, "real.jpg")
+    image, _, _ = render_indexed(9002, 1, long_side=800, kind="game")
+    second = tmp_path / "b" / "real.jpg"
+    second.parent.mkdir()
+    cv2.imwrite(str(second), image)
+    out = tmp_path / "outdir"
+    assert main(["read", str(first), str(second), "--annotate", str(out)]) == 0
+    assert cv2.imread(str(out / "real-1.png")).shape == (750, 1000, 3)
+    assert cv2.imread(str(out / "real-2.png")).shape == image.shape
+    assert sorted(p.name for p in out.iterdir()) == ["real-1.png", "real-2.png"]
