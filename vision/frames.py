@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,9 +12,15 @@ import numpy as np
 
 from assistant.errors import InputError
 
-MAX_FILE_BYTES = 50_000_000
-MAX_PIXELS = 40_000_000
-"""Larger photos are refused before decoding: 40 MP is above any phone camera and below memory trouble."""
+# Phones take 48, 108 and 200 megapixel photos; a 200 MP JPEG is tens of megabytes.
+MAX_FILE_BYTES = 100_000_000
+MAX_PIXELS = 200_000_000
+"""Larger images are refused before decoding. A small file can declare any size (a decompression bomb:
+a PNG of a few kB says 100000 x 100000 and would decode to 30 GB), so the header's size is checked first;
+200 MP, the largest phone camera, decodes to 600 MB."""
+
+# Frame headers of JPEG (SOF0-SOF15), less DHT, JPG and DAC, which share the range.
+_JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 class ImageError(InputError):
@@ -28,19 +35,62 @@ class CameraError(RuntimeError):
     """The webcam could not be opened or stopped giving frames."""
 
 
-def _declared_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from the image header without decoding the pixels; None if the header is unknown."""
+def check_size(width: int, height: int, name: str = "image") -> None:
+    """Raises ImageError when a `width` x `height` image has more than MAX_PIXELS."""
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"{name}: the image is too large ({width}x{height} pixels; "
+            f"at most {MAX_PIXELS // 10**6} megapixels)"
+        )
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header; None where there is none before the image data."""
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte
+            at += 1
+        elif marker == 0x01 or 0xD0 <= marker <= 0xD7:  # markers without a length
+            at += 2
+        elif marker in _JPEG_FRAMES:
+            if at + 9 > len(data):
+                return None
+            return int.from_bytes(data[at + 7 : at + 9], "big"), int.from_bytes(data[at + 5 : at + 7], "big")
+        elif marker in (0xD9, 0xDA):  # end of image, start of scan
+            return None
+        else:
+            at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+    return None
+
+
+def _declared_size(data: bytes, name: str) -> tuple[int, int] | None:
+    """(width, height) from the image header without decoding the pixels; None if the header is unknown.
+
+    Raises:
+        ImageError: a header Pillow refuses as a decompression bomb.
+    """
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":  # JPEG, read here: Pillow refuses one of over 179 MP
+        return _jpeg_size(data)
     try:
         from PIL import Image
     except ImportError:  # pillow comes with streamlit; without it the pixel check runs after decoding
         return None
     try:
-        with Image.open(io.BytesIO(data)) as header:
-            return header.size
-    except Image.DecompressionBombError:
-        return (MAX_PIXELS, MAX_PIXELS)
+        with warnings.catch_warnings():
+            # Pillow warns from 89 MP on; MAX_PIXELS is the limit here.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as header:
+                return header.size
+    except Image.DecompressionBombError as error:
+        raise ImageError(
+            f"{name}: the image is too large (its header declares more than "
+            f"{2 * (Image.MAX_IMAGE_PIXELS or 0) // 10**6} megapixels, more than Pillow reads)"
+        ) from error
     except Exception:  # an unknown or broken header: cv2 decides below
         return None
 
@@ -69,12 +119,9 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
         raise ImageError(
             f"{name}: the file is too large ({len(data) / 1e6:.0f} MB; at most {MAX_FILE_BYTES // 10**6} MB)"
         )
-    declared = _declared_size(data)
-    if declared is not None and declared[0] * declared[1] > MAX_PIXELS:
-        raise ImageError(
-            f"{name}: the image is too large ({declared[0]}x{declared[1]} pixels; "
-            f"at most {MAX_PIXELS // 10**6} megapixels)"
-        )
+    declared = _declared_size(data, name)
+    if declared is not None:
+        check_size(*declared, name)
     buffer = np.frombuffer(data, dtype=np.uint8)
     frame = _imdecode_quietly(buffer)
     if frame is None:
@@ -82,8 +129,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
             f"{name}: not an image, or the image data is corrupt (expected JPEG, PNG, WebP or BMP)"
         )
     height, width = frame.shape[:2]
-    if width * height > MAX_PIXELS:
-        raise ImageError(f"{name}: the image is too large ({width}x{height} pixels)")
+    check_size(width, height, name)
     if width < 16 or height < 16:
         raise ImageError(f"{name}: the image is too small ({width}x{height} pixels) to find tiles in")
     return frame

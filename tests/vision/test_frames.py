@@ -9,7 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.frames import CameraError, ImageError, Webcam, decode_image, frame_from_rgb, load_image
+from vision.frames import (
+    CameraError,
+    ImageError,
+    Webcam,
+    check_size,
+    decode_image,
+    frame_from_rgb,
+    load_image,
+)
 
 
 def _png_header_only(width: int, height: int) -> bytes:
@@ -89,3 +97,33 @@ def test_frame_from_rgb_swaps_channels_and_drops_alpha() -> None:
 def test_webcam_that_does_not_exist_raises_camera_error() -> None:
     with pytest.raises(CameraError, match="camera 97"):
         Webcam(97).open()
+
+
+def _jpeg_header_only(width: int, height: int) -> bytes:
+    """A JPEG start (an APP0 segment, then a baseline frame header declaring `width` x `height`)."""
+    app0 = b"\xff\xe0" + (16).to_bytes(2, "big") + b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    frame = b"\x08" + height.to_bytes(2, "big") + width.to_bytes(2, "big") + b"\x03" + b"\x01\x22\x00" * 3
+    return b"\xff\xd8" + app0 + b"\xff\xc0" + (len(frame) + 2).to_bytes(2, "big") + frame
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "allowed"),
+    [(8000, 6000, True), (12000, 9000, True), (16320, 12240, True), (20000, 10001, False)],
+    ids=["48 MP", "108 MP", "200 MP", "over 200 MP"],
+)
+def test_phone_photos_up_to_200_megapixels_are_allowed(width: int, height: int, allowed: bool) -> None:
+    if allowed:
+        check_size(width, height)
+    else:
+        with pytest.raises(ImageError, match=f"too large \\({width}x{height} pixels; at most 200 megapixels"):
+            check_size(width, height)
+
+
+def test_a_jpeg_declaring_too_many_pixels_is_refused_before_decoding(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.jpg"
+    path.write_bytes(_jpeg_header_only(30_000, 20_000))
+    with pytest.raises(ImageError, match="too large \\(30000x20000 pixels"):
+        load_image(path)
+    path.write_bytes(_jpeg_header_only(16_000, 12_000))  # allowed: decoded, and found corrupt
+    with pytest.raises(ImageError, match="corrupt"):
+        load_image(path)

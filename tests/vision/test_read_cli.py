@@ -296,3 +296,24 @@ def test_images_of_the_same_name_are_annotated_into_files_of_their_own(
     assert cv2.imread(str(out / "real-1.png")).shape == (750, 1000, 3)
     assert cv2.imread(str(out / "real-2.png")).shape == image.shape
     assert sorted(p.name for p in out.iterdir()) == ["real-1.png", "real-2.png"]
+
+
+def test_a_48_megapixel_photo_is_read_with_boxes_in_its_own_pixels(
+    tmp_path: Path, scene_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numpy as np
+
+    assert main(["read", str(scene_file), "--json"]) == 0
+    small = json.loads(capsys.readouterr().out)
+    big = tmp_path / "big.jpg"
+    cv2.imwrite(str(big), cv2.resize(cv2.imread(str(scene_file)), (8000, 6000)))
+    assert main(["read", str(big), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["width"], document["height"]) == (8000, 6000)
+    assert len(document["tiles"]) == len(small["tiles"]) >= 5
+    boxes = np.array([tile["box"] for tile in document["tiles"]])
+    expected = np.array([tile["box"] for tile in small["tiles"]]) * 8
+    nearest = np.abs(boxes[:, None, :] - expected[None, :, :]).max(axis=2).min(axis=1)
+    tile_size = np.median(expected[:, 2] - expected[:, 0])
+    assert nearest.max() < 0.05 * tile_size
+    assert sorted(t["tile"] for t in document["tiles"]) == sorted(t["tile"] for t in small["tiles"])
