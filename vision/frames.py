@@ -144,11 +144,11 @@ def load_image(path: str | Path) -> np.ndarray:
     if str(path) == "":  # Path("") is the current folder
         raise ImageError("'': the file name is empty")
     path = Path(path)
-    if not path.exists():
-        raise ImageError(f"{path}: no such file")
-    if path.is_dir():
-        raise ImageError(f"{path}: is a folder, not an image file")
-    try:
+    try:  # exists() itself fails on a name too long for the file system
+        if not path.exists():
+            raise ImageError(f"{path}: no such file")
+        if path.is_dir():
+            raise ImageError(f"{path}: is a folder, not an image file")
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ImageError(

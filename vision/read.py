@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from assistant.errors import InputError
+from assistant.errors import InputError, shorten_long_runs
 from vision.confidence import ConfidenceMap
 from vision.detections import UNKNOWN_CLASS, Detections
 from vision.detector import DEFAULT_CONFIDENCE
@@ -225,26 +225,31 @@ def _annotate(target: Path, frame: np.ndarray, layout: Any) -> None:
     save_annotated(str(target), frame, layout)
 
 
+def _error(message: object) -> None:
+    # A name of thousands of characters is not echoed back whole (as `assistant.cli` does its messages).
+    print(f"rummi read: error: {shorten_long_runs(str(message))}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) -> int:
     """Read every image; a bad one is reported on stderr (exit 2) and the rest are still read."""
     if not 0.0 < args.conf < 1.0:
-        print(f"rummi read: error: --conf must be between 0 and 1, got {args.conf}", file=sys.stderr)
+        _error(f"--conf must be between 0 and 1, got {args.conf}")
         return EXIT_UNREADABLE
     for option in ("profile", "annotate"):
         if getattr(args, option, None) == "":  # `--profile "$UNSET"`: not the same as leaving it out
-            print(f"rummi read: error: --{option} is empty", file=sys.stderr)
+            _error(f"--{option} is empty")
             return EXIT_UNREADABLE
     targets = None
     if args.annotate is not None:
         try:
             targets = annotation_targets(args.annotate, args.images)
         except AnnotationError as error:
-            print(f"rummi read: error: {error}", file=sys.stderr)
+            _error(error)
             return EXIT_UNREADABLE
     try:
         reader = reader or load_reader()
     except ModelLoadError as error:
-        print(f"rummi read: error: {error}", file=sys.stderr)
+        _error(error)
         return EXIT_UNREADABLE
     # The reader is shared in a process (load_reader): the profile asked for holds for this command only.
     previous = reader.profile
@@ -254,7 +259,7 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         try:
             reader.use_profile(load_profile(args.profile))
         except ProfileError as error:
-            print(f"rummi read: error: {error}", file=sys.stderr)
+            _error(error)
             return EXIT_UNREADABLE
     else:
         reader.use_profile(None)
@@ -295,7 +300,7 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets:
     code = EXIT_OK
     for k, (image, frame, detections) in enumerate(read_frames(reader, args.images, args.conf)):
         if detections is None:  # the frame is the ImageError saying why
-            print(f"rummi read: error: {frame}", file=sys.stderr)
+            _error(frame)
             code = EXIT_UNREADABLE
             continue
         document, layout = read_document(image, frame, detections, rules)
@@ -304,6 +309,6 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets:
             try:
                 _annotate(targets[k], frame, layout)
             except OSError as error:
-                print(f"rummi read: error: {error}", file=sys.stderr)
+                _error(error)
                 code = EXIT_UNREADABLE
     return code

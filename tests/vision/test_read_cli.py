@@ -317,3 +317,14 @@ def test_a_48_megapixel_photo_is_read_with_boxes_in_its_own_pixels(
     tile_size = np.median(expected[:, 2] - expected[:, 0])
     assert nearest.max() < 0.05 * tile_size
     assert sorted(t["tile"] for t in document["tiles"]) == sorted(t["tile"] for t in small["tiles"])
+
+
+@pytest.mark.parametrize("where", ["image", "--profile", "--annotate"])
+def test_a_name_too_long_for_the_file_system_is_a_short_message(
+    scene_file: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "x" * 5000 + ".png"
+    argv = ["read", name, str(scene_file)] if where == "image" else ["read", str(scene_file), where, name]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "x" * 10 in err and "…" in err and len(err) < 400
