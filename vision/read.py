@@ -113,7 +113,7 @@ def describe(document: dict[str, Any]) -> str:
 
 
 class AnnotationError(InputError):
-    """An --annotate target that cannot be written."""
+    """An --annotate target that cannot be written, or that would be written over an input image."""
 
 
 def annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
@@ -169,8 +169,8 @@ def _annotation_targets(target: str, images: Sequence[str]) -> list[Path]:
 
     path = Path(target)
     if len(images) > 1 or path.is_dir():
-        existing = next(above for above in [path, *path.parents] if above.exists())
-        if not existing.is_dir():
+        existing = next((above for above in [path, *path.parents] if above.exists()), None)
+        if existing is not None and not existing.is_dir():
             raise AnnotationError(
                 f"--annotate {target}: {existing} is a file, not a folder; "
                 "for several images give a folder (one PNG per image)"
