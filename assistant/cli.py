@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import NoReturn
 
+from assistant.arguments import threshold_argument
 from assistant.documents import set_to_json
 from assistant.errors import InputError, quote, shorten_long_runs
 from assistant.meld import MeldVerdict, check_meld
@@ -293,14 +294,6 @@ def _emit(args: argparse.Namespace, document: dict[str, object], text: str) -> N
 # --- parser ----------------------------------------------------------------------------------------
 
 
-def _threshold(text: str) -> int:
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(
-            f"the opening threshold is a whole number of points, got {quote(text)}"
-        )
-    return int(text)
-
-
 def _common(parser: argparse.ArgumentParser, defaults: bool) -> None:
     """`--json` and `--rules`, accepted before or after the sub-command."""
     default_json: object = False if defaults else argparse.SUPPRESS
@@ -338,7 +331,7 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
     meld = commands.add_parser("meld", help="check an opening meld and its value")
     meld.add_argument("layout", nargs="+", metavar="LAYOUT")
     meld.add_argument(
-        "--threshold", type=_threshold, metavar="N", help="points needed (default: the preset's)"
+        "--threshold", type=threshold_argument, metavar="N", help="points needed (default: the preset's)"
     )
     meld.set_defaults(handler=run_meld)
 
@@ -347,7 +340,7 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
     turn.add_argument("--after", required=True, metavar="LAYOUT", help="the table at the end of the turn")
     turn.add_argument("--rack", default="", metavar="TILES", help="the player's rack before the turn")
     turn.add_argument(
-        "--threshold", type=_threshold, metavar="N", help="opening points (default: the preset's)"
+        "--threshold", type=threshold_argument, metavar="N", help="opening points (default: the preset's)"
     )
     turn.add_argument(
         "--discard", metavar="TILE", help="the tile laid on one's own discard pile to end the turn (american)"

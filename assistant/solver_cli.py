@@ -6,26 +6,11 @@ import argparse
 import json
 import sys
 
+from assistant.arguments import seconds_argument, threshold_argument
 from assistant.solver import OBJECTIVES, Edition, Play, solve
 from assistant.tiles import Tile, format_tiles, parse_layout, parse_tiles
 
 DEFAULT_TIME_LIMIT = 10.0
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not seconds > 0:
-        raise argparse.ArgumentTypeError(f"the time limit must be more than 0 seconds, got {text!r}")
-    return seconds
-
-
-def _threshold(text: str) -> int:
-    if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"the opening threshold is a whole number of points, got {text!r}")
-    return int(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,14 +30,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=_positive_seconds,
+        type=seconds_argument,
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=f"seconds to prove the best play (default {DEFAULT_TIME_LIMIT:g}); past it, the best found",
     )
     parser.add_argument(
         "--threshold",
-        type=_threshold,
+        type=threshold_argument,
         default=None,
         metavar="N",
         help="opening threshold in points (default: the preset's)",

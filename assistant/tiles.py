@@ -40,7 +40,9 @@ NUMBERS: tuple[int, ...] = tuple(range(1, 14))
 
 _COLOR_ALIASES = {"k": Color.BLACK, "b": Color.BLUE, "r": Color.RED, "o": Color.ORANGE, "y": Color.ORANGE}
 _JOKER_ALIASES = {"j", "*", "joker"}
-_TILE_RE = re.compile(r"^([a-z])(\d+)$")
+# ASCII digits only: `\d` would also read r٥ (Arabic-Indic) or r５ (full width) as r5.
+_TILE_RE = re.compile(r"^([a-z])([0-9]+)$")
+_ANY_DIGITS_RE = re.compile(r"^[a-z]\d+$")
 
 
 @functools.total_ordering
@@ -106,6 +108,10 @@ class Tile:
             return JOKER
         match = _TILE_RE.match(text)
         if not match:
+            if _ANY_DIGITS_RE.match(text):
+                raise NotationError(
+                    f"not a tile: {quote(token)} (write the number with the digits 0-9, e.g. r5)", token
+                )
             raise NotationError(f"not a tile: {quote(token)} (expected e.g. r5, k12, o13, J)", token)
         letter, digits = match.groups()
         if letter not in _COLOR_ALIASES:
@@ -204,7 +210,7 @@ def tile_from_class_name(name: str) -> Tile:
     if name == "joker":
         return JOKER
     word, _, digits = name.partition("_")
-    if word not in _WORD_COLORS or not digits.isdigit() or not 1 <= int(digits) <= 13:
+    if word not in _WORD_COLORS or not re.fullmatch("[0-9]+", digits) or not 1 <= int(digits) <= 13:
         raise NotationError(f"unknown tile class {quote(name)}", name)
     return Tile(_WORD_COLORS[word], int(digits))
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from assistant.arguments import whole_number
 from assistant.errors import InputError
 from assistant.rules import Rules
 
@@ -193,6 +194,7 @@ class TableLink:
         table = (params.get("table") or "").strip()
         if not name:
             raise TournamentError("the link names no tournament")
-        if not table.isdigit() or int(table) < 1:
+        number = whole_number(table)
+        if number is None or number < 1:
             raise TournamentError(f"the link's table is not a table number: {table!r}")
-        return cls(name, int(table))
+        return cls(name, number)

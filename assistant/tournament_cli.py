@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 
+from assistant.arguments import positive_argument, seed_argument
 from assistant.errors import InputError
 from assistant.hall import (
     DEFAULT_PRESET,
@@ -42,14 +43,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--players", nargs="+", required=True, metavar="NAMES", help="e.g. 'ann,bob,cid,dee' or ann bob cid"
     )
     new.add_argument(
-        "--table-size", type=_positive, default=DEFAULT_TABLE_SIZE, metavar="N", help="players per table"
+        "--table-size",
+        type=positive_argument,
+        default=DEFAULT_TABLE_SIZE,
+        metavar="N",
+        help="players per table",
     )
-    new.add_argument("--seed", metavar="S", help="the raffle's seed: the same seed draws the same tables")
+    new.add_argument(
+        "--seed",
+        type=seed_argument,
+        metavar="S",
+        help="the raffle's seed: the same seed draws the same tables",
+    )
     new.set_defaults(tournament_handler=run_new)
 
     game = commands.add_parser("game", help="record a game at a table from the racks left at its end")
     game.add_argument("name", metavar="NAME")
-    game.add_argument("--table", type=_positive, required=True, metavar="N", help="the table number")
+    game.add_argument("--table", type=positive_argument, required=True, metavar="N", help="the table number")
     game.add_argument(
         "--rack",
         action="append",
@@ -67,20 +77,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--key", metavar="KEY", help="an idempotency key: the same command sent again records the game once"
     )
     game.add_argument(
-        "--table-game", type=_positive, metavar="N", help="the table's game number this is (refused if taken)"
+        "--table-game",
+        type=positive_argument,
+        metavar="N",
+        help="the table's game number this is (refused if taken)",
     )
-    game.add_argument("--round", type=_positive, metavar="N", help="the round (default: the current one)")
+    game.add_argument(
+        "--round", type=positive_argument, metavar="N", help="the round (default: the current one)"
+    )
     game.set_defaults(tournament_handler=run_game)
 
     table = commands.add_parser("standings", help="players ranked by games won, then cumulative score")
     table.add_argument("name", metavar="NAME")
-    table.add_argument("--round", type=_positive, metavar="N", help="one round only")
+    table.add_argument("--round", type=positive_argument, metavar="N", help="one round only")
     table.set_defaults(tournament_handler=run_standings)
 
     round_ = commands.add_parser("round", help="start the next round, re-seated by standings or a new raffle")
     round_.add_argument("name", metavar="NAME")
     round_.add_argument("--by", choices=SEATINGS, required=True, help="how to seat the players")
-    round_.add_argument("--seed", metavar="S", help="the raffle's seed (with --by raffle)")
+    round_.add_argument(
+        "--seed", type=seed_argument, metavar="S", help="the raffle's seed (with --by raffle)"
+    )
     round_.set_defaults(tournament_handler=run_round)
 
     for sub in (new, game, table, round_):
@@ -217,12 +234,6 @@ def describe_standings(name: str, games: int, rows: list[Standing]) -> str:
         for place, r in enumerate(rows, start=1)
     ]
     return "\n".join(lines)
-
-
-def _positive(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number from 1, got {text!r}")
-    return int(text)
 
 
 def _emit(args: argparse.Namespace, document: dict[str, object], text: str) -> None:

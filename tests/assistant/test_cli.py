@@ -171,6 +171,26 @@ def test_unreadable_input_exits_2_naming_the_token(
     assert out == "" and token in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["table", "r\uff15"], "digits 0-9"),
+        (["table", "r\u0665 r\u0666 r\u0667"], "digits 0-9"),
+        (["meld", "r10 r11 r12", "--threshold", "\uff15"], "digits 0-9"),
+        (["meld", "r10 r11 r12", "--threshold", "-5"], "cannot be negative"),
+        (["turn", "--before", "", "--after", "", "--opened", "--threshold", "\u0663"], "digits 0-9"),
+        (["solve", "--rack", "r1 r2 r3", "--opened", "--threshold", "\uff13"], "digits 0-9"),
+        (["solve", "--rack", "r1 r2 r3", "--opened", "--time-limit", "\uff12"], "digits 0-9"),
+    ],
+)
+def test_numbers_are_ascii_digits_only(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and "Traceback" not in err
+
+
 def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["turn", "--before", "", "--after", ""]) == 2
     assert "--opened" in capsys.readouterr().err

@@ -16,6 +16,7 @@ from assistant.tiles import (
     parse_layout,
     parse_tiles,
     tile_from_class_id,
+    tile_from_class_name,
 )
 
 any_tile = st.sampled_from([*ALL_FACES, JOKER])
@@ -46,6 +47,19 @@ def test_unreadable_token_is_named(token: str) -> None:
         Tile.parse(token)
     assert isinstance(info.value, InputError)
     assert info.value.token == token
+
+
+@pytest.mark.parametrize("token", ["r\uff15", "r\u0665", "k1\u0663", "b\u00b2", "tile_\u0665"])
+def test_only_ascii_digits_make_a_number(token: str) -> None:
+    # r５ (full width) and r٥ (Arabic-Indic) are not guessed to be r5.
+    with pytest.raises(NotationError, match="not a tile") as info:
+        Tile.parse(token)
+    assert info.value.token == token
+
+
+def test_class_names_take_only_ascii_digits() -> None:
+    with pytest.raises(NotationError):
+        tile_from_class_name("red_\u0665")
 
 
 def test_empty_set_between_pipes_is_an_error() -> None:

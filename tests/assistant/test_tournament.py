@@ -135,7 +135,14 @@ def test_table_links_round_trip() -> None:
     assert TableLink.parse(link.query()) == link
 
 
-@pytest.mark.parametrize("text, message", [("table=2", "no tournament"), ("tournament=x&table=0", "table")])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("table=2", "no tournament"),
+        ("tournament=x&table=0", "table"),
+        ("tournament=x&table=%EF%BC%93", "table"),  # a full-width 3
+    ],
+)
 def test_bad_table_links(text: str, message: str) -> None:
     with pytest.raises(TournamentError, match=message):
         TableLink.parse(text)
