@@ -319,13 +319,19 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
     parser = _Parser(
         prog="rummi",
         description="Rummikub rules engine: check sets, opening melds and turns, score rounds.",
-        epilog="Tiles: r5 (red), b (blue), k (black), o or y (orange), J (joker). Sets are separated by '|'.",
+        epilog="Tiles: r5 (red), b (blue), k (black), o or y (orange), J (joker). Sets are separated by '|', "
+        "';' or new lines (blank lines are only spacing); a set with no tile in it is an error.",
     )
     _common(parser, defaults=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     table = commands.add_parser("table", help="check every set on a table and the tile counts")
-    table.add_argument("layout", nargs="+", metavar="LAYOUT", help="e.g. 'r5 r6 r7 | k8 b8 o8'")
+    table.add_argument(
+        "layout",
+        nargs="+",
+        metavar="LAYOUT",
+        help="sets separated by '|', ';' or new lines, e.g. 'r5 r6 r7 | k8 b8 o8'",
+    )
     table.set_defaults(handler=run_table)
 
     meld = commands.add_parser("meld", help="check an opening meld and its value")

@@ -15,7 +15,9 @@ DEFAULT_TIME_LIMIT = 10.0
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the `solve` options (the caller adds `--json` and `--rules`)."""
-    parser.add_argument("--table", default="", metavar="LAYOUT", help="the table, sets separated by '|'")
+    parser.add_argument(
+        "--table", default="", metavar="LAYOUT", help="the table, sets separated by '|', ';' or new lines"
+    )
     parser.add_argument("--rack", default="", metavar="TILES", help="the player's rack; may be empty")
     opened = parser.add_mutually_exclusive_group(required=True)
     opened.add_argument("--opened", dest="opened", action="store_true", help="the player has opened")

@@ -1,4 +1,4 @@
-"""Tiles and the contract's notation: `r5`, `k12`, `o13`, `J`; layouts of sets separated by `|`."""
+"""Tiles and the contract's notation: `r5`, `k12`, `o13`, `J`; layouts of sets separated by `|` (or `;`)."""
 
 from __future__ import annotations
 
@@ -160,9 +160,10 @@ def format_tiles(tiles: list[Tile] | tuple[Tile, ...]) -> str:
 
 
 def parse_layout(text: str) -> list[list[Tile]]:
-    """Parse a layout: sets separated by `|` or new lines, tiles in physical order.
+    """Parse a layout: sets separated by `|`, `;` or new lines, tiles in physical order.
 
-    A blank layout is an empty table. An empty set between two separators is an error.
+    A blank layout is an empty table, and blank lines between sets are only spacing. Any other set with no
+    tile in it (`r1 r2 r3 | | k1`, `r1 r2 r3 ;; k1`, a lone `,`) is an error naming its position.
 
     Raises:
         NotationError: a token is unreadable or a set is empty.
@@ -170,23 +171,32 @@ def parse_layout(text: str) -> list[list[Tile]]:
     if not text.strip():
         return []
     parts = _SET_SPLIT.split(text)
-    # Blank lines between sets are tolerated; an empty set between two `|` on one line is not.
+    separators = _SET_SPLIT.findall(text)
     sets: list[list[Tile]] = []
     for index, part in enumerate(parts):
         tiles = parse_tiles(part)
-        if not tiles:
-            if "|" in text and part.strip() == "" and _is_between_pipes(text, index):
-                raise NotationError(f"empty set (position {index + 1}) in layout {quote(text.strip())}", "|")
+        if tiles:
+            sets.append(tiles)
             continue
-        sets.append(tiles)
+        # The layout's edges count as line breaks: a leading or trailing new line is spacing too.
+        left = separators[index - 1] if index > 0 else ""
+        right = separators[index] if index < len(separators) else ""
+        if part.strip() or left not in ("", "\n") or right not in ("", "\n"):
+            where = (
+                f"{quote(part.strip())} holds no tile"
+                if part.strip()
+                else f"nothing between {_name(left, 'the start')} and {_name(right, 'the end')}"
+            )
+            raise NotationError(
+                f"empty set (position {len(sets) + 1}): {where} in layout {quote(text.strip())}",
+                part.strip() or left or right,
+            )
     return sets
 
 
-def _is_between_pipes(text: str, index: int) -> bool:
-    separators = _SET_SPLIT.findall(text)
-    left = separators[index - 1] if index > 0 else None
-    right = separators[index] if index < len(separators) else None
-    return left == "|" or right == "|"
+def _name(separator: str, edge: str) -> str:
+    """How a message names a set separator; `edge` for the start or end of the layout."""
+    return {"": edge, "\n": "a line break"}.get(separator, repr(separator))
 
 
 def format_layout(sets: list[list[Tile]] | list[tuple[Tile, ...]]) -> str:

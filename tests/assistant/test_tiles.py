@@ -67,6 +67,35 @@ def test_empty_set_between_pipes_is_an_error() -> None:
         parse_layout("r1 r2 r3 | | k1 k2 k3")
 
 
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("r1 r2 r3 | , | k1 k2 k3", 2),
+        ("r1 r2 r3;;k1 k2 k3", 2),
+        ("r1 r2 r3 ; ; k1 k2 k3", 2),
+        (" , ", 1),
+        (";", 1),
+        ("|", 1),
+        ("r1 r2 r3\n,\nk1 k2 k3", 2),
+        ("r1 r2 r3 |", 2),
+        ("| r1 r2 r3", 1),
+        ("r1 r2 r3 |\n\nk1 k2 k3", 2),
+    ],
+)
+def test_a_set_with_no_tile_is_an_error_whatever_the_separators(text: str, position: int) -> None:
+    with pytest.raises(NotationError, match=rf"empty set \(position {position}\)") as info:
+        parse_layout(text)
+    assert info.value.token
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["r1 r2 r3\n\nk1 k2 k3", "\nr1 r2 r3\nk1 k2 k3\n", "r1 r2 r3\r\n\r\nk1 k2 k3\r\n", "r1 r2 r3;k1 k2 k3"],
+)
+def test_blank_lines_are_spacing_and_semicolons_separate_sets(text: str) -> None:
+    assert format_layout(parse_layout(text)) == "r1 r2 r3 | k1 k2 k3"
+
+
 def test_physical_order_is_kept() -> None:
     assert format_layout(parse_layout("J r5 r6|r5 r6 J")) == "J r5 r6 | r5 r6 J"
 
@@ -92,7 +121,7 @@ def test_rack_round_trip(tiles: list[Tile]) -> None:
 
 
 @settings(deadline=None)
-@given(st.text(alphabet="rbkoyjJ*| ,\n0123456789x-", max_size=40) | st.text(max_size=20))
+@given(st.text(alphabet="rbkoyjJ*| ,;\n0123456789x-", max_size=40) | st.text(max_size=20))
 def test_any_text_parses_and_round_trips_or_raises_notation_error(text: str) -> None:
     try:
         sets = parse_layout(text)
