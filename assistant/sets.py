@@ -235,18 +235,16 @@ def _group_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     naturals = [t for t in tiles if not t.is_joker]
     number = Counter(t.number for t in naturals).most_common(1)[0][0]
     reasons = []
-    for tile in naturals:
-        if tile.number != number:
-            text = f"{rules.describe(tile)} does not belong in the group of {number}s"
-            reasons.append(Reason(SetProblem.MIXED_NUMBERS, text))
+    for tile, count in Counter(t for t in naturals if t.number != number).items():
+        text = f"{rules.describe(tile)}{_copies(count)} does not belong in the group of {number}s"
+        reasons.append(Reason(SetProblem.MIXED_NUMBERS, text))
     color_counts = Counter(t.color for t in naturals if t.number == number)
     for color, count in color_counts.items():
         if count > 1:
-            times = {2: "twice", 3: "three times"}.get(count, f"{count} times")
             reasons.append(
                 Reason(
                     SetProblem.DUPLICATE_COLOR,
-                    f"{rules.color_label(color)} appears {times} in the group of {number}s",
+                    f"{rules.color_label(color)} appears {_times(count)} in the group of {number}s",
                 )
             )
     if len(tiles) > MAX_GROUP:
@@ -260,14 +258,21 @@ def _run_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     naturals = [(i, t) for i, t in enumerate(tiles) if not t.is_joker]
     color = Counter(t.color for _, t in naturals).most_common(1)[0][0]
     reasons = []
-    for _, tile in naturals:
-        if tile.color != color:
-            text = f"{rules.describe(tile)} in a {rules.color_label(color)} run: a run is one colour"
-            reasons.append(Reason(SetProblem.MIXED_COLORS, text))
+    for tile, count in Counter(t for _, t in naturals if t.color != color).items():
+        run = rules.color_label(color)
+        text = f"{rules.describe(tile)}{_copies(count)} in a {run} run: a run is one colour"
+        reasons.append(Reason(SetProblem.MIXED_COLORS, text))
+    numbers = Counter(t.number for _, t in naturals)
     for (i, left), (j, right) in zip(naturals, naturals[1:], strict=False):
         for reason in _pair_problems(i, left, j, right):
-            # One "goes down" is enough for a run laid high to low.
-            if reason.code is SetProblem.DESCENDING and any(r.code is reason.code for r in reasons):
+            if reason.code is SetProblem.REPEATED_NUMBER:
+                text = f"{left.number} appears {_times(numbers[left.number])} in the run"
+                reason = Reason(SetProblem.REPEATED_NUMBER, text)
+            # Each problem once (a 3000-tile run of r5 is one "appears 3000 times"); one "goes down" is
+            # enough for a run laid high to low.
+            if reason in reasons or (
+                reason.code is SetProblem.DESCENDING and any(r.code is reason.code for r in reasons)
+            ):
                 continue
             reasons.append(reason)
     first_index, first = naturals[0]
@@ -282,6 +287,15 @@ def _run_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
         text = f"a run holds at most 13 tiles, this one has {len(tiles)}"
         reasons.append(Reason(SetProblem.RUN_TOO_LONG, text))
     return reasons
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice", 3: "three times"}.get(count, f"{count} times")
+
+
+def _copies(count: int) -> str:
+    """` (twice)` after a tile named in a reason when the set holds it more than once, else nothing."""
+    return f" ({_times(count)})" if count > 1 else ""
 
 
 def _pair_problems(i: int, left: Tile, j: int, right: Tile) -> list[Reason]:

@@ -36,11 +36,21 @@ def count_problems(tiles: Iterable[Tile], rules: Rules = STANDARD, where: str = 
     return problems
 
 
+# No valid set is longer than a 13-tile run: a longer one is named by its first tiles and its length.
+_LISTED = 13
+
+
+def _listed(tiles: Sequence[Tile]) -> str:
+    if len(tiles) <= _LISTED:
+        return format_tiles(list(tiles))
+    return f"{format_tiles(list(tiles[:_LISTED]))} … {len(tiles)} tiles"
+
+
 def check_table(sets: Sequence[Sequence[Tile]], rules: Rules = STANDARD) -> TableVerdict:
     """Check every set of a layout, and the tile counts across the whole table."""
     verdicts = tuple(check_set(tiles, rules) for tiles in sets)
     problems = [
-        f"set {index} ({format_tiles(v.tiles)}): {v.reason}"
+        f"set {index} ({_listed(v.tiles)}): {v.reason}"
         for index, v in enumerate(verdicts, start=1)
         if not v.valid
     ]

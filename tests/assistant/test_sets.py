@@ -161,3 +161,20 @@ def test_is_valid_set_agrees_with_check_set_on_many_sets_in_every_edition() -> N
         verdicts = [check_set(tiles, rules).valid for tiles in sets]
         assert 0.1 < sum(verdicts) / len(verdicts) < 0.9  # both kinds are tested (600+ valid)
         assert [is_valid_set(tiles, rules) for tiles in sets] == verdicts, rules.name
+
+
+@pytest.mark.parametrize(
+    ("tiles", "reason"),
+    [
+        (
+            " ".join(["r5"] * 3000),
+            "5 appears 3000 times in the run; a run holds at most 13 tiles, this one has 3000",
+        ),
+        ("r5 r5 r5 r6", "5 appears three times in the run"),
+        ("k1 k2 r3 r3 k4", "red 3 (twice) in a black run: a run is one colour; 3 appears twice in the run"),
+        ("k8 b8 r9 r9", "red 9 (twice) does not belong in the group of 8s"),
+        ("r5 r7 r5 r7 r5 r7", "gap between 5 and 7; 5 comes after 7: a run goes up from left to right"),
+    ],
+)
+def test_each_problem_is_reported_once_with_its_count(tiles: str, reason: str) -> None:
+    assert check_set(parse_tiles(tiles)).reason == reason

@@ -54,3 +54,10 @@ def test_invalid_set_is_named_in_problems() -> None:
 
 def test_empty_table_is_valid() -> None:
     assert check_table([], find_preset("standard")).valid
+
+
+def test_a_huge_set_is_named_by_its_first_tiles_in_problems() -> None:
+    verdict = check_table(parse_layout(" ".join(["r5"] * 3000)))
+    first = verdict.problems[0]
+    assert first.startswith("set 1 (" + " ".join(["r5"] * 13) + " … 3000 tiles): 5 appears 3000 times")
+    assert len(first) < 200
