@@ -95,7 +95,7 @@ def score_round(
     same_name = same_names(names)
     if same_name:
         raise ScoringError(same_name)
-    impossible = supply_problems((t for rack in racks.values() for t in rack), rules)
+    impossible = supply_problems((t for rack in racks.values() for t in rack), rules, "the racks")
     if impossible:
         raise ScoringError("; ".join(impossible))
     values = {name: rack_value(racks[name], rules) for name in names}

@@ -36,8 +36,9 @@ class SupplyError(InputError):
     """More copies of a tile than the edition has, counting the table and the racks together."""
 
 
-def supply_problems(tiles: Iterable[Tile], rules: Supply) -> list[str]:
-    """One sentence per tile held more often than the edition has it, in tile order."""
+def supply_problems(tiles: Iterable[Tile], rules: Supply, held_in: str = "table and racks") -> list[str]:
+    """One sentence per tile held more often than the edition has it, in tile order; `held_in` names what
+    was given (`the racks` when there is no table)."""
     problems = []
     box = 52 * rules.copies + rules.jokers
     for tile, count in sorted(Counter(tiles).items()):
@@ -45,7 +46,7 @@ def supply_problems(tiles: Iterable[Tile], rules: Supply) -> list[str]:
         if count > limit:
             name = "jokers" if tile.is_joker else f"copies of {rules.describe(tile)} ({tile})"
             problems.append(
-                f"table and racks hold {count} {name}, but the {rules.name} edition ({box} tiles) "
+                f"{held_in} hold {count} {name}, but the {rules.name} edition ({box} tiles) "
                 f"has only {limit}"
             )
     return problems

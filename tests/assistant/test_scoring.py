@@ -155,7 +155,7 @@ def test_names_that_differ_only_in_case_are_one_player(first: str, second: str) 
 
 
 def test_rack_supply_uses_the_one_supply_check() -> None:
-    with pytest.raises(ScoringError, match=r"table and racks hold 3 copies of red 5 \(r5\)"):
+    with pytest.raises(ScoringError, match=r"^the racks hold 3 copies of red 5 \(r5\)"):
         score_round({"a": [], "b": parse_tiles("r5 r5"), "c": parse_tiles("r5")})
 
 
