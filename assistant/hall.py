@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from assistant.rules import find_preset
 from assistant.scoring import FailedOpening, score_round
@@ -22,8 +23,10 @@ from assistant.tournament import (
     draw_tables,
     new_seed,
     seat_by_standings,
+    stored_name,
 )
 
+T = TypeVar("T")
 DEFAULT_PRESET = "tournament"
 DEFAULT_TABLE_SIZE = 4
 
@@ -94,6 +97,8 @@ def record_table_game(
     tables = tournament.tables
     if round_number is not None and round_number != tournament.current_round:
         tables = store.tables(name, round_number)
+    racks = _by_stored_name(tournament.players, racks, "is given two racks")
+    failed_openings = _by_stored_name(tournament.players, failed_openings or {}, "has two failed openings")
     parsed = {player: parse_tiles(tiles) for player, tiles in racks.items()}
     check_table_players(tables, table, racks, tournament.players)
     result = score_round(parsed, rules, failed_openings)
@@ -110,6 +115,25 @@ def record_table_game(
         round=round_number,
     )
     return store.record_game(name, entry)
+
+
+def _by_stored_name(players: Sequence[str], given: Mapping[str, T], twice: str) -> dict[str, T]:
+    """`given` keyed by the players' registered spelling (names are compared ignoring case).
+
+    Raises:
+        TournamentError: two given names are one player (`HAL=` and `hal=`).
+    """
+    found: dict[str, T] = {}
+    spelled: dict[str, str] = {}
+    for name, value in given.items():
+        player = stored_name(players, name)
+        if player in found:
+            raise TournamentError(
+                f"player {player!r} {twice} (as {spelled[player]!r} and {name!r}: names are compared "
+                "ignoring case)"
+            )
+        found[player], spelled[player] = value, name
+    return found
 
 
 def standings(

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from assistant.arguments import whole_number
 from assistant.errors import InputError
 from assistant.rules import Rules
+from assistant.scoring import same_names
 
 Tables = tuple[tuple[str, ...], ...]
 SEATINGS = ("raffle", "standings")
@@ -40,8 +41,9 @@ def parse_players(arguments: Iterable[str]) -> list[str]:
     """Player names from `--players`: separated by commas, or by spaces when no comma is given.
 
     Raises:
-        TournamentError: no names, a blank or repeated name, or a name with '=' (it would not parse
-            back in `--rack NAME=TILES`).
+        TournamentError: no names, a blank or repeated name, two names that differ only in case (a game
+            compares names ignoring case, so they could never play), or a name with '=' (it would not
+            parse back in `--rack NAME=TILES`).
     """
     parts = list(arguments)
     joined = ",".join(parts)
@@ -54,7 +56,21 @@ def parse_players(arguments: Iterable[str]) -> list[str]:
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         raise TournamentError(f"player names must differ: {', '.join(repeated)} given twice")
+    same = same_names(names)
+    if same:
+        raise TournamentError(f"{same}: a game could not tell them apart")
     return names
+
+
+def stored_name(players: Iterable[str], given: str) -> str:
+    """The registered spelling of `given`, matched ignoring case as scoring does (`hal` for `HAL`);
+    `given` itself when no player matches, or when several do (names registered before that was
+    refused), unless one matches exactly."""
+    registered = list(players)
+    if given in registered:
+        return given
+    matches = [name for name in registered if name.casefold() == given.casefold()]
+    return matches[0] if len(matches) == 1 else given
 
 
 def table_sizes(players: int, table_size: int, rules: Rules) -> list[int]:

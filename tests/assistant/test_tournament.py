@@ -15,6 +15,7 @@ from assistant.tournament import (
     rank,
     seat_by_standings,
     standings_from,
+    stored_name,
     table_sizes,
 )
 
@@ -120,11 +121,32 @@ def test_player_lists(arguments: list[str], expected: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "arguments, message", [(["ann,,bob"], "blank"), (["ann,ann"], "ann given twice"), (["a=b,c"], "'='")]
+    "arguments, message",
+    [
+        (["ann,,bob"], "blank"),
+        (["ann,ann"], "ann given twice"),
+        (["a=b,c"], "'='"),
+        (["a,A"], "'a' and 'A' are the same name"),
+        (["Ann Lee,bob,ann lee"], "same name"),
+    ],
 )
 def test_bad_player_lists(arguments: list[str], message: str) -> None:
     with pytest.raises(TournamentError, match=message):
         parse_players(arguments)
+
+
+@pytest.mark.parametrize(
+    "players, given, expected",
+    [
+        (["ann", "HAL"], "hal", "HAL"),
+        (["ann", "HAL"], "HAL", "HAL"),
+        (["ann", "HAL"], "zed", "zed"),
+        (["a", "A"], "A", "A"),  # registered before names differing in case were refused
+        (["a", "A"], "á", "á"),
+    ],
+)
+def test_stored_name_matches_ignoring_case(players: list[str], given: str, expected: str) -> None:
+    assert stored_name(players, given) == expected
 
 
 def test_table_links_round_trip() -> None:

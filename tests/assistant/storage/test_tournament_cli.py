@@ -111,6 +111,18 @@ def test_bad_input_is_exit_code_2_with_a_message(
     assert rummi(capsys, "tournament", "standings", "Cup", "--db", db_url, "--json")[1]["games"] == 0
 
 
+def test_player_names_are_compared_ignoring_case(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = rummi(capsys, "tournament", "new", "Twins", "--players", "a,A", "--db", db_url)
+    assert code == 2 and "'a' and 'A' are the same name" in err
+    assert rummi(capsys, "tournament", "new", "Duo", "--players", "ann,HAL", "--db", db_url)[0] == 0
+    game = ["tournament", "game", "Duo", "--table", "1", "--db", db_url, "--json"]
+    code, _, err = rummi(capsys, *game, "--rack", "hal=", "--rack", "HAL=r4")
+    assert code == 2 and "'HAL' is given two racks" in err
+    code, document, err = rummi(capsys, *game, "--rack", "hal=", "--rack", "Ann=r4")
+    assert code == 0, err
+    assert document["scores"] == {"HAL": 4, "ann": -4}  # the stored spelling
+
+
 def test_a_player_at_another_table(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     first, second = _new(capsys, db_url)
     racks = [f"--rack={p}=" if i == 0 else f"--rack={p}=r{i}" for i, p in enumerate(first[:3] + [second[0]])]
