@@ -91,7 +91,20 @@ def table_sizes(players: int, table_size: int, rules: Rules) -> list[int]:
     base, extra = divmod(players, count)
     sizes = [base + (1 if index < extra else 0) for index in range(count)]
     if sizes[-1] < rules.min_players:
-        raise TournamentError(f"{players} players cannot be seated at tables of {rules.min_players} or more")
+        # As few tables as the size allows is also the largest each can be: more tables cannot help.
+        lowest = rules.min_players
+        seats = f"exactly {lowest}" if table_size == lowest else f"{lowest} to {table_size}"
+        left = "one player alone" if sizes[-1] == 1 else f"only {sizes[-1]} players"
+        larger = -(-players // (table_size + 1))
+        hint = (
+            f" (tables of {table_size + 1} would seat them)"
+            if table_size < rules.max_players and players // larger >= lowest
+            else ""
+        )
+        raise TournamentError(
+            f"{players} players cannot be seated at tables of {table_size}: a table seats {seats} players, "
+            f"and {count} tables for {players} players leave {left} at one{hint}"
+        )
     return sizes
 
 

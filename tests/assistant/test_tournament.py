@@ -34,7 +34,19 @@ def test_tables_are_as_few_and_as_even_as_the_size_allows(
 
 
 @pytest.mark.parametrize(
-    "players, size, message", [(1, 4, "at least 2 players"), (8, 5, "2 to 4 players"), (8, 1, "not 1")]
+    "players, size, message",
+    [
+        (1, 4, "at least 2 players"),
+        (8, 5, "2 to 4 players"),
+        (8, 1, "not 1"),
+        (
+            3,
+            2,
+            r"a table seats exactly 2 players, and 2 tables for 3 players leave one player alone at one "
+            r"\(tables of 3 would seat them\)",
+        ),
+        (5, 2, "3 tables for 5 players leave one player alone"),
+    ],
 )
 def test_impossible_seatings_are_refused(players: int, size: int, message: str) -> None:
     with pytest.raises(TournamentError, match=message):

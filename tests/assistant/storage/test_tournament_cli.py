@@ -96,6 +96,7 @@ def test_game_and_standings(db_url: str, capsys: pytest.CaptureFixture[str]) -> 
         (["new", "Cup", "--players", "x,y"], "'Cup' already exists"),
         (["new", "Solo", "--players", "x"], "at least 2 players"),
         (["new", "Big", "--players", "a,b,c", "--table-size", "9"], "2 to 4 players"),
+        (["new", "Odd", "--players", "a,b,c", "--table-size", "2"], "leave one player alone"),
         (["new", "Big", "--players", "a,b,c", "--table-size", "\uff13"], "digits 0-9"),
         (["new", "Big", "--players", "a,b,c", "--seed", "\uff17"], "ASCII"),
         (["game", "Cup", "--table", "\u0661", "--rack", "ann="], "digits 0-9"),
