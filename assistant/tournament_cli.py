@@ -143,6 +143,8 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
         if name in racks:
             raise InputError(f"player {name!r} is given two racks")
         racks[name] = tiles
+    if args.key is not None and not args.key.strip():
+        raise InputError("--key is empty: give the game a key (any text) or leave --key out")
     failed = parse_failed_openings(args.failed_opening, "PLAYER")
     store = open_hall(args.db)
     _check_rules(args, store.load(args.name))

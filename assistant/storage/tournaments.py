@@ -31,6 +31,10 @@ class GameConflict(StorageError):
     """Another device already recorded this table's game (same round, table and game number)."""
 
 
+class KeyReused(GameConflict):
+    """A request key already recorded a different game: the one given now is not recorded."""
+
+
 @dataclass(frozen=True)
 class Tournament:
     id: int
@@ -207,9 +211,12 @@ class TournamentStore:
 
         Raises:
             UnknownTournament, TournamentError (a player unknown or at another table),
-            GameConflict (another device recorded that game), StorageError.
+            GameConflict (another device recorded that game), KeyReused (the key recorded another
+            result), StorageError (also: an empty key).
         """
-        key = entry.request_key or uuid.uuid4().hex
+        if entry.request_key is not None and not entry.request_key.strip():
+            raise StorageError("the game's key is empty: give a key, or none")
+        key = uuid.uuid4().hex if entry.request_key is None else entry.request_key
 
         def write(conn: Connection) -> TournamentGame:
             found = conn.execute(
@@ -321,6 +328,12 @@ class TournamentStore:
             # device recorded this table's game first.
             earlier = self._by_key(name, key)
             if earlier is not None:
+                if not _same_result(earlier, entry):
+                    raise KeyReused(
+                        f"key {key!r} already recorded game {earlier.number} ({_describe(earlier)}); "
+                        f"the game given now ({_describe(entry)}) is different and was not recorded: "
+                        "send it with a new key to record it as another game"
+                    ) from error
                 return earlier
             raise GameConflict(
                 f"game {entry.table_game} at table {entry.table} is already recorded (by another device?): "
@@ -502,6 +515,34 @@ def _game(
     return result
 
 
+def _same_result(game: TournamentGame, entry: GameEntry) -> bool:
+    """Whether `entry` is the game stored as `game` sent again (racks in any order)."""
+    stored = {s.player: (sorted(s.rack.split()), s.penalty, s.score) for s in game.scores}
+    given = {
+        player: (sorted(entry.racks.get(player, "").split()), entry.penalties.get(player, 0), score)
+        for player, score in entry.scores.items()
+    }
+    return (
+        stored == given
+        and game.table == entry.table
+        and entry.round in (None, game.round)
+        and entry.table_game in (None, game.table_game)
+    )
+
+
+def _describe(game: TournamentGame | GameEntry) -> str:
+    """`table 1, round 2: ann= +5, bob=r5 -5`, as a message shows a game."""
+    if isinstance(game, TournamentGame):
+        racks = {s.player: s.rack for s in game.scores}
+        head = f"table {game.table}, round {game.round}"
+        points = game.points
+    else:
+        racks = dict(game.racks)
+        head = f"table {game.table}" + ("" if game.round is None else f", round {game.round}")
+        points = dict(game.scores)
+    return head + ": " + ", ".join(f"{p}={racks.get(p, '')} {points[p]:+d}" for p in sorted(points))
+
+
 def _replayed(game: TournamentGame) -> TournamentGame:
     return replace(game, replayed=True)
 
@@ -510,6 +551,7 @@ __all__ = [
     "GameConflict",
     "GameEntry",
     "GameScore",
+    "KeyReused",
     "Tournament",
     "TournamentGame",
     "TournamentStore",

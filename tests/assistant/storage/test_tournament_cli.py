@@ -140,6 +140,22 @@ def test_the_same_key_twice_records_once(db_url: str, capsys: pytest.CaptureFixt
     assert (twice["game"], twice["already_recorded"]) == (1, True)
 
 
+def test_a_key_reused_for_another_result_is_exit_2(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    first, _ = _new(capsys, db_url)
+    game = ["tournament", "game", "Cup", "--table", "1", "--db", db_url]
+    racks = [f"--rack={p}=" if i == 0 else f"--rack={p}=b{i}" for i, p in enumerate(first)]
+    other = [f"--rack={p}=" if i == 1 else f"--rack={p}=b{i + 1}" for i, p in enumerate(first)]
+    assert rummi(capsys, *game, *racks, "--key", "K1")[0] == 0
+    code, _, err = rummi(capsys, *game, *other, "--key", "K1")
+    assert code == 2 and "Traceback" not in err
+    assert "key 'K1' already recorded game 1" in err
+    assert f"{first[1]}=b1 -1" in err and f"{first[1]}= +" in err  # the stored result and the given one
+    code, _, err = rummi(capsys, *game, *other, "--key", "")
+    assert code == 2 and "--key is empty" in err
+    assert rummi(capsys, *game, *racks, "--key", "K1")[0] == 0  # the same result again
+    assert rummi(capsys, "tournament", "standings", "Cup", "--db", db_url, "--json")[1]["games"] == 1
+
+
 def test_rounds_from_the_cli(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     _new(capsys, db_url)
     code, document, err = rummi(

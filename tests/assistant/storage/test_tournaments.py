@@ -14,7 +14,7 @@ from assistant.hall import next_round, open_hall, record_table_game, standings, 
 from assistant.rules import find_preset
 from assistant.scoring import FailedOpening
 from assistant.storage import StorageError, StorageUnavailable
-from assistant.storage.tournaments import GameConflict, TournamentStore, UnknownTournament
+from assistant.storage.tournaments import GameConflict, KeyReused, TournamentStore, UnknownTournament
 from assistant.tournament import TournamentError, draw_tables
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -101,6 +101,20 @@ def test_the_same_submission_twice_records_once(hall: TournamentStore, cup: Any)
     again = record_table_game(hall, "Cup", 1, _game_at(cup, 1), request_key="dev-1:game-1")
     assert again.replayed and (again.number, again.points) == (first.number, first.points)
     assert standings(hall, "Cup")[0] == 1
+
+
+def test_a_key_sent_again_with_another_result_is_refused(hall: TournamentStore, cup: Any) -> None:
+    racks = {player: "" if i == 0 else f"r{i} k{i}" for i, player in enumerate(cup[0])}
+    first = record_table_game(hall, "Cup", 1, racks, request_key="k1")
+    shuffled = {player: " ".join(reversed(rack.split())) for player, rack in racks.items()}
+    assert record_table_game(hall, "Cup", 1, shuffled, request_key="k1").replayed  # racks in any order
+    with pytest.raises(KeyReused, match="key 'k1' already recorded game 1 .* is different and was not"):
+        record_table_game(hall, "Cup", 1, _game_at(cup, 1, winner=1), request_key="k1")
+    with pytest.raises(KeyReused):
+        record_table_game(hall, "Cup", 1, racks, request_key="k1", table_game=2)
+    with pytest.raises(StorageError, match="key is empty"):
+        record_table_game(hall, "Cup", 1, _game_at(cup, 1, winner=2), request_key="")
+    assert [(g.request_key, g.points) for g in hall.games("Cup")] == [("k1", first.points)]
 
 
 def test_two_devices_entering_the_same_table_game_record_it_once(hall: TournamentStore, cup: Any) -> None:
