@@ -25,8 +25,8 @@ from assistant.hall import (
 )
 from assistant.rules import Rules, find_preset
 from assistant.scoring import parse_failed_openings
-from assistant.storage.database import StorageError
-from assistant.storage.tournaments import Tournament, TournamentGame
+from assistant.storage.database import StorageError, is_in_memory, to_url
+from assistant.storage.tournaments import Tournament, TournamentGame, TournamentStore
 from assistant.tiles import NotationError
 from assistant.tournament import SEATINGS, Standing, parse_players
 
@@ -124,8 +124,9 @@ def run(args: argparse.Namespace, rules: Rules) -> int:
 def run_new(args: argparse.Namespace, rules: Rules) -> int:
     preset = args.tournament_rules or (rules.name if rules.name != "standard" else DEFAULT_PRESET)
     find_preset(preset)
+    players = parse_players(args.players)
     tournament = start_tournament(
-        open_hall(args.db), args.name, parse_players(args.players), args.table_size, args.seed, preset
+        _hall(args), args.name, players, args.table_size, args.seed, preset
     )
     _emit(args, tournament_to_json(tournament), describe_tables(tournament))
     return EXIT_OK
@@ -146,7 +147,7 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
     if args.key is not None and not args.key.strip():
         raise InputError("--key is empty: give the game a key (any text) or leave --key out")
     failed = parse_failed_openings(args.failed_opening, "PLAYER")
-    store = open_hall(args.db)
+    store = _hall(args)
     _check_rules(args, store.load(args.name))
     game = record_table_game(
         store, args.name, args.table, racks, failed, args.key, args.table_game, args.round
@@ -156,7 +157,7 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def run_standings(args: argparse.Namespace, rules: Rules) -> int:
-    store = open_hall(args.db)
+    store = _hall(args)
     games, rows = standings(store, args.name, args.round)
     document = standings_to_json(args.name, games, rows)
     _emit(args, document, describe_standings(args.name, games, rows))
@@ -164,9 +165,29 @@ def run_standings(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def run_round(args: argparse.Namespace, rules: Rules) -> int:
-    tournament = next_round(open_hall(args.db), args.name, args.by, args.seed)
+    store = _hall(args)
+    tournament = next_round(store, args.name, args.by, args.seed)
     _emit(args, tournament_to_json(tournament), describe_tables(tournament))
     return EXIT_OK
+
+
+def _hall(args: argparse.Namespace) -> TournamentStore:
+    """The hall `--db` names (default: RUMMI_DB or the local file).
+
+    Raises:
+        InputError: an empty `--db`, or a database in memory (a command's writes would be gone when it
+            ends).
+    """
+    if args.db is not None and not args.db.strip():
+        raise InputError("--db is empty: give a file or a database URL, or leave --db out (RUMMI_DB)")
+    url = to_url(args.db)
+    if is_in_memory(url):
+        shown = args.db if args.db is not None else url.render_as_string(hide_password=True)
+        raise InputError(
+            f"{shown!r} is an SQLite database in memory: it is gone when this command ends, so nothing "
+            "would be kept. Give a file (a path, or sqlite:///path/hall.db) or a server URL"
+        )
+    return open_hall(args.db)
 
 
 def _check_rules(args: argparse.Namespace, tournament: Tournament) -> None:

@@ -107,6 +107,19 @@ def to_url(target: str | os.PathLike[str] | None) -> sa.URL:
     return url
 
 
+def is_in_memory(url: sa.URL) -> bool:
+    """An SQLite database that lives only while it is open (`sqlite://`, `sqlite:///`, `:memory:`,
+    `mode=memory`): what a command writes there is gone when the command ends."""
+    if url.get_backend_name() != "sqlite":
+        return False
+    database = url.database or ""
+    return (
+        database in ("", ":memory:")
+        or database.startswith("file::memory:")
+        or url.query.get("mode") == "memory"
+    )
+
+
 class Database:
     """An engine on one URL with the project's transaction rules. Cheap to open: connections are made
     per transaction (SQLite) or pooled and checked before use (PostgreSQL)."""

@@ -156,6 +156,25 @@ def test_a_key_reused_for_another_result_is_exit_2(db_url: str, capsys: pytest.C
     assert rummi(capsys, "tournament", "standings", "Cup", "--db", db_url, "--json")[1]["games"] == 1
 
 
+@pytest.mark.parametrize(
+    "url", ["sqlite://", "sqlite:///", "sqlite+pysqlite:///:memory:", "sqlite:///file:h?mode=memory&uri=true"]
+)
+def test_a_database_in_memory_is_refused(
+    url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It would be gone when the command ends: `new` said 0 and kept nothing.
+    code, _, err = rummi(capsys, "tournament", "new", "X", "--players", "a,b", "--db", url)
+    assert code == 2 and "in memory" in err and "Traceback" not in err
+    monkeypatch.setenv("RUMMI_DB", url)
+    code, _, err = rummi(capsys, "tournament", "new", "X", "--players", "a,b")
+    assert code == 2 and "in memory" in err
+
+
+def test_an_empty_db_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = rummi(capsys, "tournament", "standings", "T1", "--db", "")
+    assert code == 2 and "--db is empty" in err
+
+
 def test_rounds_from_the_cli(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     _new(capsys, db_url)
     code, document, err = rummi(
