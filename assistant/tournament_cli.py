@@ -25,7 +25,7 @@ from assistant.hall import (
 )
 from assistant.rules import Rules, find_preset
 from assistant.scoring import parse_failed_openings
-from assistant.storage.database import StorageError, is_in_memory, to_url
+from assistant.storage.database import StorageError, is_in_memory, sqlite_file, to_url
 from assistant.storage.tournaments import Tournament, TournamentGame, TournamentStore
 from assistant.tiles import NotationError
 from assistant.tournament import SEATINGS, Standing, parse_players
@@ -126,7 +126,7 @@ def run_new(args: argparse.Namespace, rules: Rules) -> int:
     find_preset(preset)
     players = parse_players(args.players)
     tournament = start_tournament(
-        _hall(args), args.name, players, args.table_size, args.seed, preset
+        _hall(args, existing=False), args.name, players, args.table_size, args.seed, preset
     )
     _emit(args, tournament_to_json(tournament), describe_tables(tournament))
     return EXIT_OK
@@ -147,6 +147,7 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
     if args.key is not None and not args.key.strip():
         raise InputError("--key is empty: give the game a key (any text) or leave --key out")
     failed = parse_failed_openings(args.failed_opening, "PLAYER")
+    _check_preset(args)
     store = _hall(args)
     _check_rules(args, store.load(args.name))
     game = record_table_game(
@@ -157,7 +158,9 @@ def run_game(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def run_standings(args: argparse.Namespace, rules: Rules) -> int:
+    _check_preset(args)
     store = _hall(args)
+    _check_rules(args, store.load(args.name))
     games, rows = standings(store, args.name, args.round)
     document = standings_to_json(args.name, games, rows)
     _emit(args, document, describe_standings(args.name, games, rows))
@@ -165,18 +168,22 @@ def run_standings(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def run_round(args: argparse.Namespace, rules: Rules) -> int:
+    _check_preset(args)
     store = _hall(args)
+    _check_rules(args, store.load(args.name))
     tournament = next_round(store, args.name, args.by, args.seed)
     _emit(args, tournament_to_json(tournament), describe_tables(tournament))
     return EXIT_OK
 
 
-def _hall(args: argparse.Namespace) -> TournamentStore:
+def _hall(args: argparse.Namespace, existing: bool = True) -> TournamentStore:
     """The hall `--db` names (default: RUMMI_DB or the local file).
 
     Raises:
         InputError: an empty `--db`, or a database in memory (a command's writes would be gone when it
             ends).
+        StorageError: `existing` and the SQLite file is not there: it is not created just to answer that
+            the tournament is unknown.
     """
     if args.db is not None and not args.db.strip():
         raise InputError("--db is empty: give a file or a database URL, or leave --db out (RUMMI_DB)")
@@ -187,7 +194,19 @@ def _hall(args: argparse.Namespace) -> TournamentStore:
             f"{shown!r} is an SQLite database in memory: it is gone when this command ends, so nothing "
             "would be kept. Give a file (a path, or sqlite:///path/hall.db) or a server URL"
         )
+    path = sqlite_file(url)
+    if existing and path is not None and not path.exists():
+        raise StorageError(
+            f"no such tournament {args.name!r}: there is no database at {str(path)!r} (a tournament is "
+            "created with 'rummi tournament new')"
+        )
     return open_hall(args.db)
+
+
+def _check_preset(args: argparse.Namespace) -> None:
+    """Raises: PresetError for an unknown `--rules`, before any database is opened."""
+    if args.tournament_rules:
+        find_preset(args.tournament_rules)
 
 
 def _check_rules(args: argparse.Namespace, tournament: Tournament) -> None:

@@ -120,6 +120,13 @@ def is_in_memory(url: sa.URL) -> bool:
     )
 
 
+def sqlite_file(url: sa.URL) -> Path | None:
+    """The file an SQLite URL names; None for a server or a database in memory."""
+    if is_in_memory(url) or url.get_backend_name() != "sqlite" or url.database is None:
+        return None
+    return Path(url.database)
+
+
 class Database:
     """An engine on one URL with the project's transaction rules. Cheap to open: connections are made
     per transaction (SQLite) or pooled and checked before use (PostgreSQL)."""

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
+from assistant.hall import open_hall
 
 ROOT = Path(__file__).resolve().parents[3]
 PLAYERS = "ann,bob,cid,dee,eve,fay,gus,hal"
@@ -168,6 +169,34 @@ def test_a_database_in_memory_is_refused(
     monkeypatch.setenv("RUMMI_DB", url)
     code, _, err = rummi(capsys, "tournament", "new", "X", "--players", "a,b")
     assert code == 2 and "in memory" in err
+
+
+@pytest.mark.parametrize(
+    "action", [["standings"], ["round", "--by", "raffle"], ["game", "--table", "1", "--rack", "a="]]
+)
+def test_a_missing_database_is_not_created_to_answer(
+    action: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for db in (str(tmp_path / "none" / "fresh.db"), f"sqlite:///{tmp_path}/fresh.db"):
+        code, _, err = rummi(capsys, "tournament", action[0], "T1", *action[1:], "--db", db)
+        assert code == 2 and "no such tournament 'T1': there is no database at" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_standings_and_round_check_the_rules(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _new(capsys, db_url)
+    for action in (["standings"], ["round", "--by", "standings"]):
+        code, _, err = rummi(
+            capsys, "tournament", action[0], "Cup", *action[1:], "--rules", "nope", "--db", db_url
+        )
+        assert code == 2 and "unknown rules preset 'nope'" in err
+        code, _, err = rummi(
+            capsys, "tournament", action[0], "Cup", *action[1:], "--rules", "standard", "--db", db_url
+        )
+        assert code == 2 and "played under the tournament rules, not standard" in err
+    assert rummi(capsys, "tournament", "standings", "Cup", "--rules", "tournament", "--db", db_url)[0] == 0
+    assert rummi(capsys, "tournament", "standings", "Cup", "--db", db_url, "--json")[1]["games"] == 0
+    assert open_hall(db_url).load("Cup").current_round == 1  # the refused rounds did not start
 
 
 def test_an_empty_db_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
