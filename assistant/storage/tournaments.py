@@ -516,18 +516,15 @@ def _game(
 
 
 def _same_result(game: TournamentGame, entry: GameEntry) -> bool:
-    """Whether `entry` is the game stored as `game` sent again (racks in any order)."""
+    """Whether `entry` is the game stored as `game` sent again (racks in any order). Its table game
+    number and round are not compared: a device that resends after a lost answer may already see the
+    game it sent as recorded, and so the next number."""
     stored = {s.player: (sorted(s.rack.split()), s.penalty, s.score) for s in game.scores}
     given = {
         player: (sorted(entry.racks.get(player, "").split()), entry.penalties.get(player, 0), score)
         for player, score in entry.scores.items()
     }
-    return (
-        stored == given
-        and game.table == entry.table
-        and entry.round in (None, game.round)
-        and entry.table_game in (None, game.table_game)
-    )
+    return stored == given and game.table == entry.table
 
 
 def _describe(game: TournamentGame | GameEntry) -> str:
