@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
+from assistant.rules import Rules
 from assistant.tiles import NotationError, Tile, parse_layout
 
 EXIT_OK = 0
@@ -54,7 +57,24 @@ def _fail(message: str) -> int:
     return EXIT_UNREADABLE
 
 
-def run(args: argparse.Namespace, rules: Any) -> int:
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (also through links, `..` or a hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist (yet): compare where they would be
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def _photo_at(out: str, args: argparse.Namespace, tile_photos: list[list[Any]]) -> str | None:
+    """The option and input photo that `out` would overwrite, e.g. `--empty table.jpg`; None if none."""
+    inputs = [("--empty", p) for p in args.empty] + [("--tiles", p) for p, _ in tile_photos]
+    for option, photo in inputs:
+        if _same_file(out, photo):
+            return f"{option} {photo}"
+    return None
+
+
+def run(args: argparse.Namespace, rules: Rules) -> int:
     from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
     from vision.frames import ImageError, load_image
     from vision.onnx_models import ModelLoadError
@@ -62,8 +82,13 @@ def run(args: argparse.Namespace, rules: Any) -> int:
     from vision.reader import TileReader
 
     tile_photos = getattr(args, "tile_photos", None) or []
+    if not args.out:
+        return _fail("--out is empty: give the profile file to write")
     if not args.empty and not tile_photos:
         return _fail("give at least one --empty PHOTO or --tiles PHOTO")
+    overwritten = _photo_at(args.out, args, tile_photos)
+    if overwritten is not None:
+        return _fail(f"--out {args.out} is the photo given as {overwritten}: the profile would overwrite it")
     layouts: list[list[list[Tile]]] = []
     for photo, text in tile_photos:
         if text is None:

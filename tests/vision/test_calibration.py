@@ -4,6 +4,7 @@ rendered table with and without what was learned of its cloth."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -200,6 +201,7 @@ def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
         (["calibrate", "--out", "p", "--empty", "absent.jpg"], "absent.jpg"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "r14"], "r14"),
         (["read", "x.jpg", "--profile", "absent.profile"], "absent.profile"),
+        (["calibrate", "--out", "", "--empty", "x.jpg"], "--out is empty"),
     ],
 )
 def test_bad_calibration_input_is_exit_2(
@@ -208,7 +210,33 @@ def test_bad_calibration_input_is_exit_2(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.jpg").write_bytes(cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes())
     assert main(argv) == 2
-    assert message in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert message in error and "Traceback" not in error
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, given_as",
+    [
+        (["--out", "photo.jpg", "--empty", "photo.jpg"], "--empty photo.jpg"),
+        (["--out", "sub/../photo.jpg", "--tiles", "photo.jpg"], "--tiles photo.jpg"),
+        (["--out", "hard-link.jpg", "--empty", "other.jpg", "--tiles", "photo.jpg"], "--tiles photo.jpg"),
+        (["--out", "linked.jpg", "--empty", "photo.jpg"], "--empty photo.jpg"),
+    ],
+)
+def test_an_out_that_is_an_input_photo_is_refused_and_the_photo_kept(
+    argv: list[str], given_as: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    photo = cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))[1].tobytes()
+    for name in ("photo.jpg", "other.jpg"):
+        (tmp_path / name).write_bytes(photo)
+    (tmp_path / "sub").mkdir()
+    os.link(tmp_path / "photo.jpg", tmp_path / "hard-link.jpg")
+    (tmp_path / "linked.jpg").symlink_to(tmp_path / "photo.jpg")
+    assert main(["calibrate", *argv]) == 2
+    assert f"is the photo given as {given_as}: the profile would overwrite it" in capsys.readouterr().err
+    assert (tmp_path / "photo.jpg").read_bytes() == photo and (tmp_path / "other.jpg").read_bytes() == photo
 
 
 class _BareTableReader:
