@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.rules import Rules
+from assistant.table import count_problems
 from assistant.tiles import NotationError, Tile, parse_layout
 
 EXIT_OK = 0
@@ -29,8 +30,10 @@ class _TilePhoto(argparse.Action):
         photos = getattr(namespace, "tile_photos", None) or []
         if option_string == "--tiles":
             photos.append([values, None])
-        elif not photos or photos[-1][1] is not None:
+        elif not photos:
             parser.error("--layout must follow the --tiles PHOTO it describes")
+        elif photos[-1][1] is not None:
+            parser.error(f"--tiles {photos[-1][0]} already has a --layout: give each --tiles PHOTO one")
         else:
             photos[-1][1] = values
         namespace.tile_photos = photos
@@ -74,6 +77,32 @@ def _photo_at(out: str, args: argparse.Namespace, tile_photos: list[list[Any]]) 
     return None
 
 
+class LayoutError(ValueError):
+    """A --layout that no photo can show: empty, unreadable, or more copies of a tile than the edition has."""
+
+
+def tile_layout(photo: str, text: str, rules: Rules) -> list[list[Tile]]:
+    """The layout of the --tiles photo `photo`, from its --layout text.
+
+    Raises:
+        LayoutError: the message names the photo and what is wrong (the offending token or tile).
+    """
+    if not text.strip():
+        raise LayoutError(f"--layout for {photo} is empty")
+    try:
+        layout = parse_layout(text)
+    except NotationError as error:
+        raise LayoutError(f"--layout for {photo}: {error}") from error
+    if not layout:
+        raise LayoutError(f"--layout for {photo} is empty")
+    # One photo shows one box's tiles at most (000_*.txt section 2: two copies of each tile and two jokers
+    # in 106 tiles; 002_*.txt: 160 tiles, three copies and 4 jokers).
+    problems = count_problems((t for row in layout for t in row), rules, where="in the layout")
+    if problems:
+        raise LayoutError(f"--layout for {photo}: {'; '.join(problems)}")
+    return layout
+
+
 def run(args: argparse.Namespace, rules: Rules) -> int:
     from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
     from vision.frames import ImageError, load_image
@@ -95,9 +124,9 @@ def run(args: argparse.Namespace, rules: Rules) -> int:
             layouts.append(STANDARD_LAYOUT)
             continue
         try:
-            layouts.append(parse_layout(text))
-        except NotationError as error:
-            return _fail(f"--layout for {photo}: {error}")
+            layouts.append(tile_layout(photo, text, rules))
+        except LayoutError as error:
+            return _fail(str(error))
     try:
         empty_frames = [load_image(path) for path in args.empty]
         tile_frames = [

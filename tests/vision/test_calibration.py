@@ -202,6 +202,19 @@ def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "r14"], "r14"),
         (["read", "x.jpg", "--profile", "absent.profile"], "absent.profile"),
         (["calibrate", "--out", "", "--empty", "x.jpg"], "--out is empty"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", ""], "--layout for x.jpg is empty"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", " , "], "--layout for x.jpg is empty"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "k1", "--layout", "k2"],
+         "--tiles x.jpg already has a --layout"),
+        # More copies than the box holds (000_*.txt section 2: two of each tile and two jokers; 002_*.txt:
+        # three of each and 4 jokers), as `rummi table` counts them.
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "k6 k6 k6 k7 | J J J"],
+         "--layout for x.jpg: 3 black 6s in the layout, but the standard edition has only 2; "
+         "3 jokers in the layout, but the standard edition has only 2"),
+        (["calibrate", "--rules", "six-player", "--out", "p", "--tiles", "x.jpg", "--layout", "k6 k6 k6 k6"],
+         "4 black 6s in the layout, but the six-player edition has only 3"),
+        (["calibrate", "--rules", "six-player", "--out", "p", "--tiles", "x.jpg", "--layout",
+          "k6 k6 k6 | J J J J"], "does not match its layout"),  # as many as that box has: on to the photo
     ],
 )
 def test_bad_calibration_input_is_exit_2(
