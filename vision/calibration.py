@@ -440,11 +440,13 @@ def match_layout(detections: Detections, layout: list[list[Tile]]) -> list[tuple
 
 def _pair_rows(rows: list[list[int]], layout: list[list[Tile]]) -> list[tuple[int, Tile]]:
     problems = []
+    lengths = ", ".join(str(len(r)) for r in layout)
+    if not rows:
+        raise CalibrationError(f"no tiles found, {len(layout)} row(s) expected ({lengths} tiles)")
     if len(rows) != len(layout):
-        counts = ", ".join(str(len(r)) for r in rows) or "none"
+        counts = ", ".join(str(len(r)) for r in rows)
         raise CalibrationError(
-            f"found {len(rows)} rows of tiles ({counts} tiles), {len(layout)} expected "
-            f"({', '.join(str(len(r)) for r in layout)} tiles)"
+            f"found {len(rows)} rows of tiles ({counts} tiles), {len(layout)} expected ({lengths} tiles)"
         )
     for number, (found, expected) in enumerate(zip(rows, layout, strict=True), start=1):
         if len(found) != len(expected):

@@ -202,6 +202,7 @@ def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "r14"], "r14"),
         (["read", "x.jpg", "--profile", "absent.profile"], "absent.profile"),
         (["calibrate", "--out", "", "--empty", "x.jpg"], "--out is empty"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg"], "no tiles found, 5 row(s) expected"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", ""], "--layout for x.jpg is empty"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", " , "], "--layout for x.jpg is empty"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "k1", "--layout", "k2"],
@@ -214,7 +215,7 @@ def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
         (["calibrate", "--rules", "six-player", "--out", "p", "--tiles", "x.jpg", "--layout", "k6 k6 k6 k6"],
          "4 black 6s in the layout, but the six-player edition has only 3"),
         (["calibrate", "--rules", "six-player", "--out", "p", "--tiles", "x.jpg", "--layout",
-          "k6 k6 k6 | J J J J"], "does not match its layout"),  # as many as that box has: on to the photo
+          "k6 k6 k6 | J J J J"], "no tiles found"),  # as many as that box has: on to the photo
     ],
 )
 def test_bad_calibration_input_is_exit_2(
