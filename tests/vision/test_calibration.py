@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
-from assistant.tiles import Tile, class_id, parse_layout
+from assistant.tiles import COLORS, Color, Tile, class_id, parse_layout
 from vision.calibration import (
     LOWEST_MIN_SCORE,
     STANDARD_LAYOUT,
     CalibrationError,
     _lower_min_score,
     calibrate,
+    check_readings,
     match_layout,
     model_versions,
     rows_in_photo,
@@ -123,11 +124,15 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     from vision.evaluation.tables import same_table
 
     folder = tmp_path_factory.mktemp("calibration")
+    from vision.evaluation.tables import render_calibration_photo
+
     with same_table(5002, "holdout", surface="weave_twill"):
         empty, _ = scene.render_scene(np.random.default_rng(1), 800, kind="empty")
         game, truth = scene.render_scene(np.random.default_rng(2), 800, kind="packed")
+        layout_photo, _ = render_calibration_photo(np.random.default_rng(4), 1024)
     cv2.imwrite(str(folder / "empty.jpg"), empty)
     cv2.imwrite(str(folder / "game.jpg"), game)
+    cv2.imwrite(str(folder / "calibration.jpg"), layout_photo)
     return {"folder": folder, "empty": empty, "game": game, "truth": truth.to_json()}
 
 
@@ -251,6 +256,71 @@ def test_an_out_that_is_an_input_photo_is_refused_and_the_photo_kept(
     assert main(["calibrate", *argv]) == 2
     assert f"is the photo given as {given_as}: the profile would overwrite it" in capsys.readouterr().err
     assert (tmp_path / "photo.jpg").read_bytes() == photo and (tmp_path / "other.jpg").read_bytes() == photo
+
+
+def _readings_of(layout: list[list[Tile]], change) -> list[Tile | None]:
+    """What each tile of `layout` is read as, given `change(tile) -> reading`."""
+    return [change(t) for row in layout for t in row]
+
+
+def _other_number(tile: Tile) -> Tile:
+    return tile if tile.is_joker else Tile(tile.color, tile.number % 13 + 1)
+
+
+def _other_colour(tile: Tile) -> Tile:
+    colours = list(COLORS)
+    return tile if tile.is_joker else Tile(colours[(colours.index(tile.color) + 1) % 4], tile.number)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t,
+        _other_number,  # a font the reader misreads: every number wrong, the colours right
+        _other_colour,  # inks the reader misreads: every colour wrong, the numbers right
+        lambda t: None if t.is_joker else Tile(Color.BLACK, t.number),  # cyan and yellow read as black
+    ],
+)
+def test_a_tile_photo_read_unlike_its_layout_in_one_way_only_is_kept(change) -> None:
+    pairs = list(enumerate(t for row in STANDARD_LAYOUT for t in row))
+    check_readings(_readings_of(STANDARD_LAYOUT, change), pairs, STANDARD_LAYOUT)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_tile_photo_read_as_other_tiles_cannot_be_its_layout(seed: int) -> None:
+    tiles = [t for row in STANDARD_LAYOUT for t in row]
+    shuffled = [tiles[k] for k in np.random.default_rng(seed).permutation(len(tiles))]
+    pairs = list(enumerate(shuffled))
+    with pytest.raises(CalibrationError, match=r"read as other tiles: \d+ of 54 with the layout's number"):
+        check_readings(tiles, pairs, STANDARD_LAYOUT)
+
+
+def test_a_tile_photo_with_nothing_read_says_so() -> None:
+    pairs = list(enumerate(t for row in STANDARD_LAYOUT for t in row))
+    with pytest.raises(CalibrationError, match=r"0 of 54 .* 0 with its colour \(row 1, tile 1 is not read, "
+                                               r"the layout says k1\)"):
+        check_readings([None] * 54, pairs, STANDARD_LAYOUT)
+    both = _readings_of(STANDARD_LAYOUT, lambda t: _other_colour(_other_number(t)))
+    with pytest.raises(CalibrationError, match=r"row 1, tile 1 reads b2, the layout says k1"):
+        check_readings(both, [(i, t) for i, t in pairs if not t.is_joker], STANDARD_LAYOUT)
+
+
+def test_a_rendered_calibration_photo_is_kept_with_its_layout_and_refused_with_its_tiles_shuffled(
+    table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = table["folder"]
+    out = tmp_path / "p"
+    photo = ["--empty", str(folder / "empty.jpg"), "--tiles", str(folder / "calibration.jpg")]
+    assert main(["calibrate", "--out", str(out), *photo, "--json"]) == 0  # held-out inks: cyan, yellow
+    assert json.loads(capsys.readouterr().out)["tiles_learned"] == 54
+    out.unlink()
+    tiles = [str(t) for row in STANDARD_LAYOUT for t in row]
+    shuffled = [tiles[k] for k in np.random.default_rng(7).permutation(len(tiles))]
+    rows = " | ".join(" ".join(shuffled[k : k + 13]) for k in range(0, 54, 13))  # the rows' lengths kept
+    assert main(["calibrate", "--out", str(out), *photo, "--layout", rows]) == 2
+    error = capsys.readouterr().err
+    assert "calibration.jpg does not match its layout: its tiles read as other tiles" in error
+    assert not out.exists()
 
 
 class _BareTableReader:
