@@ -104,7 +104,7 @@ def tile_layout(photo: str, text: str, rules: Rules) -> list[list[Tile]]:
 
 
 def run(args: argparse.Namespace, rules: Rules) -> int:
-    from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
+    from vision.calibration import STANDARD_LAYOUT, BareTableError, CalibrationError, calibrate_photos
     from vision.frames import ImageError, load_image
     from vision.onnx_models import ModelLoadError
     from vision.profile import save_profile
@@ -143,6 +143,11 @@ def run(args: argparse.Namespace, rules: Rules) -> int:
     started = time.perf_counter()
     try:
         profile = calibrate_photos(reader, empty_frames, tile_frames)
+    except BareTableError as error:
+        return _fail(
+            f"--empty {args.empty[error.photo]}: {error.tiles} tiles found on it; --empty needs a photo of "
+            "the bare table, with no tiles on it"
+        )
     except CalibrationError as error:
         names = [photo for photo, _ in tile_photos]
         return _fail(f"{names[0] if len(names) == 1 else 'a tile photo'} does not match its layout: {error}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -16,9 +17,11 @@ from assistant.tiles import COLORS, Color, Tile, class_id, parse_layout
 from vision.calibration import (
     LOWEST_MIN_SCORE,
     STANDARD_LAYOUT,
+    BareTableError,
     CalibrationError,
     _lower_min_score,
     calibrate,
+    check_bare_tables,
     check_readings,
     match_layout,
     model_versions,
@@ -320,6 +323,61 @@ def test_a_rendered_calibration_photo_is_kept_with_its_layout_and_refused_with_i
     assert main(["calibrate", "--out", str(out), *photo, "--layout", rows]) == 2
     error = capsys.readouterr().err
     assert "calibration.jpg does not match its layout: its tiles read as other tiles" in error
+    assert not out.exists()
+
+
+class _TilesReader:
+    """A reader that finds in photo k (every pixel k) `tiles[k]` = (sure, unsure) tiles: read surely, or less
+    surely (0.6) or as likely "not a tile" (0.3), alternately."""
+
+    def __init__(self, tiles: list[tuple[int, int]]) -> None:
+        self.tiles = tiles
+        self.profile = "kept"
+        self.classifier = SimpleNamespace(read=lambda frame, _: SimpleNamespace(not_tile=self._of(frame)[1]))
+
+    def _of(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sure, unsure = self.tiles[int(frame[0, 0, 0])]
+        scores = [0.99] * sure + [0.6 if k % 2 else 0.95 for k in range(unsure)]
+        not_tile = [0.01] * sure + [0.01 if k % 2 else 0.3 for k in range(unsure)]
+        return np.array(scores, np.float32), np.array(not_tile, np.float32)
+
+    def read(self, frame: np.ndarray, confidence: float | None = None) -> Detections:
+        assert self.profile is None  # what the plain reader finds
+        scores, _ = self._of(frame)
+        if not len(scores):
+            return Detections.empty()
+        boxes = np.tile([0.0, 0.0, 10.0, 14.0], (len(scores), 1))
+        found = Detections(xyxy=boxes, confidence=np.full(len(scores), 0.8))
+        return found.with_readings(np.zeros((len(scores), 1)), scores[:, None])
+
+
+@pytest.mark.parametrize(
+    "sure, unsure, refused", [(0, 0, False), (2, 20, False), (3, 0, True), (40, 5, True)]
+)
+def test_a_bare_table_photo_with_tiles_read_surely_on_it_is_refused(
+    sure: int, unsure: int, refused: bool
+) -> None:
+    reader = _TilesReader([(0, 0), (sure, unsure)])  # the first photo is bare
+    frames = [np.full((40, 30, 3), k, np.uint8) for k in range(2)]
+    if refused:
+        with pytest.raises(BareTableError) as error:
+            check_bare_tables(reader, frames)
+        assert (error.value.photo, error.value.tiles) == (1, sure)
+    else:
+        check_bare_tables(reader, frames)
+    assert reader.profile == "kept"
+
+
+def test_a_photo_of_tiles_given_as_the_bare_table_is_exit_2_and_nothing_is_learned(
+    table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = table["folder"]
+    out = tmp_path / "p"
+    bare, game = str(folder / "empty.jpg"), str(folder / "game.jpg")
+    assert main(["calibrate", "--out", str(out), "--empty", bare, "--empty", game]) == 2
+    error = capsys.readouterr().err
+    assert f"--empty {folder / 'game.jpg'}: " in error and "tiles found on it" in error
+    assert "--empty needs a photo of the bare table" in error and "Traceback" not in error
     assert not out.exists()
 
 
