@@ -87,3 +87,21 @@ def test_the_layout_picture_has_five_rows_of_tiles() -> None:
     picture = layout_picture.__wrapped__(40) if hasattr(layout_picture, "__wrapped__") else layout_picture(40)
     height, width = picture.shape[:2]
     assert picture.dtype.name == "uint8" and width > height > 5 * 40
+
+
+def test_a_bare_table_photo_showing_tiles_is_refused_as_such(tmp_path: Path, monkeypatch) -> None:
+    import cv2
+
+    import ui.setup
+    from assistant.storage import Storage
+
+    db, storage, game = _game_with_one_round(tmp_path, monkeypatch)
+    table = cv2.imread(str(ROOT / "vision" / "examples" / "table.jpg"))  # a game photo, tiles on it
+    monkeypatch.setattr(ui.setup, "photo_ui", lambda label, key: table if key == "setup_empty" else None)
+    at = _app_on(db)
+    next(b for b in at.button if b.label == "Learn").click().run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("bare table shows tiles" in e for e in errors), errors
+    assert not any("does not match the layout" in e for e in errors)
+    assert Storage(db).game_profile(game) is None

@@ -109,7 +109,7 @@ def learned_ui(profile: Profile, empty: np.ndarray | None, tiles: np.ndarray | N
 
 
 def show(db: Storage, game: Game) -> None:
-    from vision.calibration import STANDARD_LAYOUT, CalibrationError, calibrate_photos
+    from vision.calibration import STANDARD_LAYOUT, BareTableError, CalibrationError, calibrate_photos
 
     st.markdown("##### Set up your table and tiles")
     try:  # app.py gave the reader this profile and reported a damaged one already
@@ -138,6 +138,10 @@ def show(db: Storage, game: Game) -> None:
                     tile_reader(), [empty] if empty is not None else [],
                     [(tiles, STANDARD_LAYOUT)] if tiles is not None else [],
                 )
+        except BareTableError as error:
+            st.error(f"The photo of the bare table shows tiles ({error.tiles} read surely): take it with "
+                     "nothing on the table. Nothing was learned.")
+            return
         except CalibrationError as error:
             st.error(f"The tile photo does not match the layout: {error}")
             return
