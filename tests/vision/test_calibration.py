@@ -212,7 +212,8 @@ def test_a_tile_photo_that_does_not_match_is_exit_2_with_what_did_not_match(
         (["calibrate", "--out", "", "--empty", "x.jpg"], "--out is empty"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg"], "no tiles found, 5 row(s) expected"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", ""], "--layout for x.jpg is empty"),
-        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", " , "], "--layout for x.jpg: empty set (position 1)"),
+        (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", " , "],
+         "--layout for x.jpg: empty set (position 1)"),
         (["calibrate", "--out", "p", "--tiles", "x.jpg", "--layout", "k1", "--layout", "k2"],
          "--tiles x.jpg already has a --layout"),
         # More copies than the box holds (000_*.txt section 2: two of each tile and two jokers; 002_*.txt:
