@@ -12,8 +12,9 @@ by the verdicts of the (possibly corrected) table text, doubtful tiles marked wi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -297,8 +298,33 @@ def writable_suffixes() -> list[str]:
     return [suffix for suffix in _OFFERED_SUFFIXES if can_write(f"image{suffix}")]
 
 
+MAX_DRAWN_PIXELS = 50_000_000
+"""A larger frame is drawn shrunk to this many pixels: drawing copies the frame some six times (a 200
+megapixel photo took 5.4 GB and 17 s at full size); a 48 MP phone photo is still drawn whole."""
+
+
+def scaled_layout(layout: Layout, factor: float) -> Layout:
+    """`layout` with every tile's box, centre and size (and the scene's tile height) times `factor`."""
+
+    def scaled(tile: PlacedTile) -> PlacedTile:
+        return replace(
+            tile,
+            box=tuple(v * factor for v in tile.box),  # type: ignore[arg-type]
+            center=(tile.center[0] * factor, tile.center[1] * factor),
+            size=(tile.size[0] * factor, tile.size[1] * factor),
+        )
+
+    return replace(
+        layout,
+        table=tuple(tuple(scaled(t) for t in tiles) for tiles in layout.table),
+        racks=tuple(tuple(scaled(t) for t in rack) for rack in layout.racks),
+        tile_height=layout.tile_height * factor,
+    )
+
+
 def save_annotated(path: str, frame: np.ndarray, layout: Layout) -> None:
-    """Write the annotated frame as PNG (or any format OpenCV knows from the suffix, `can_write`).
+    """Write the annotated frame as PNG (or any format OpenCV knows from the suffix, `can_write`); a frame
+    of more than `MAX_DRAWN_PIXELS` is drawn shrunk to that size.
 
     Raises:
         OSError: the file could not be written.
@@ -308,6 +334,12 @@ def save_annotated(path: str, frame: np.ndarray, layout: Layout) -> None:
             f"could not write the annotated image to {path!r}: no image format for its suffix "
             f"(use {', '.join(writable_suffixes())})"
         )
+    height, width = frame.shape[:2]
+    if width * height > MAX_DRAWN_PIXELS:
+        factor = math.sqrt(MAX_DRAWN_PIXELS / (width * height))
+        size = (max(1, int(width * factor)), max(1, int(height * factor)))
+        frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        layout = scaled_layout(layout, size[0] / width)
     try:
         written = cv2.imwrite(path, LayoutAnnotator().annotate(frame, layout))
     except cv2.error as error:

@@ -112,3 +112,23 @@ def test_save_annotated_refuses_a_suffix_opencv_cannot_write(tmp_path: Path) -> 
     with pytest.raises(OSError, match="out.txt.*no image format for its suffix.*\\.png"):
         save_annotated(str(target), np.full((600, 800, 3), 90, np.uint8), rebuild(scene()))
     assert not target.exists()
+
+
+def test_a_frame_over_the_drawing_limit_is_drawn_shrunk_with_its_sets(tmp_path: Path, monkeypatch) -> None:
+    import cv2
+
+    import vision.annotate
+
+    frame = np.full((600, 800, 3), 90, np.uint8)
+    monkeypatch.setattr(vision.annotate, "MAX_DRAWN_PIXELS", 800 * 600 // 4)  # half the width and height
+    target = tmp_path / "out.png"
+    save_annotated(str(target), frame, rebuild(scene()))
+    out = cv2.imread(str(target))
+    assert out.shape == (300, 400, 3)
+    # The sets sit where they sat, at half the scale: green around the valid run, red around the other.
+    assert colour_share(out, GREEN, (50, 80, 130, 120)) > 0.03
+    assert colour_share(out, RED, (50, 80, 130, 120)) == 0.0
+    assert colour_share(out, RED, (200, 80, 280, 120)) > 0.03
+    monkeypatch.setattr(vision.annotate, "MAX_DRAWN_PIXELS", 800 * 600)
+    save_annotated(str(target), frame, rebuild(scene()))
+    assert cv2.imread(str(target)).shape == (600, 800, 3)
