@@ -219,6 +219,13 @@ def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.clip(bottom_right - top_left, 0, None).prod(axis=2)
 
 
+def cut_by_frame(xyxy: np.ndarray, image_size: tuple[int, int], margin: float = 2.0) -> np.ndarray:
+    """Which boxes touch the frame's edge (their tiles may go on beyond it)."""
+    width, height = image_size
+    return ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin)
+            | (xyxy[:, 2] >= width - margin) | (xyxy[:, 3] >= height - margin))
+
+
 def share_inside(boxes: np.ndarray, containers: np.ndarray) -> np.ndarray:
     """(n, m) share of each xyxy box's area that lies inside each container box."""
     a = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)

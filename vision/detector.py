@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import Detections, box_iou, share_inside
+from vision.detections import Detections, box_iou, cut_by_frame, share_inside
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
 from vision.racks import RACK_MEMBER_OVERLAP
 
@@ -71,8 +71,6 @@ looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5 %, ta
 EDGE_RACK_LOOK_MIN_CUT = 2
 EDGE_RACK_LOOK_MIN_TILES = 4
 EDGE_RACK_MIN_SHARE = 0.02
-EDGE_MARGIN = 2.0
-"""A box within this many pixels of the frame's edge is cut by it (as `vision.layout.cut_by_frame` says)."""
 RACK_LOOKS_AT_MOST = 4
 """Racks looked at again, best scored first: a game has at most four players, and each look costs a forward
 pass (a frame of false racks must not cost ten)."""
@@ -310,8 +308,7 @@ class TileDetector:
         """`found` with the racks a look at the frame mirrored out finds (see `EDGE_RACK_LOOK_PAD`)."""
         height, width = image.shape[:2]
         xyxy = np.asarray(found.xyxy, np.float64).reshape(-1, 4)
-        cut = ((xyxy[:, 0] <= EDGE_MARGIN) | (xyxy[:, 1] <= EDGE_MARGIN)
-               | (xyxy[:, 2] >= width - EDGE_MARGIN) | (xyxy[:, 3] >= height - EDGE_MARGIN))
+        cut = cut_by_frame(xyxy, (width, height))
         if len(xyxy) < EDGE_RACK_LOOK_MIN_TILES or int(cut.sum()) < EDGE_RACK_LOOK_MIN_CUT:
             return found
         pad_x, pad_y = int(width * EDGE_RACK_LOOK_PAD), int(height * EDGE_RACK_LOOK_PAD)

@@ -31,7 +31,7 @@ import numpy as np
 
 from assistant.tiles import tile_from_class_id
 from vision.correction import SetChecks, correct
-from vision.detections import UNKNOWN_CLASS
+from vision.detections import UNKNOWN_CLASS, cut_by_frame  # noqa: F401  (cut_by_frame: re-exported)
 from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
     DEFAULT_ASPECT,
@@ -133,13 +133,6 @@ def tile_sizes(xyxy: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, float]
     width = aspect * height
     sizes = np.stack([np.where(good, a, width), np.where(good, b, height)], axis=1)
     return np.maximum(sizes, 1.0), aspect
-
-
-def cut_by_frame(xyxy: np.ndarray, image_size: tuple[int, int], margin: float = 2.0) -> np.ndarray:
-    """Which boxes touch the frame's edge (their tiles may go on beyond it)."""
-    width, height = image_size
-    return ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin)
-            | (xyxy[:, 2] >= width - margin) | (xyxy[:, 3] >= height - margin))
 
 
 def complete_cut_boxes(xyxy: np.ndarray, image_size: tuple[int, int], angles: np.ndarray,

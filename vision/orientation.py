@@ -12,8 +12,8 @@ import dataclasses
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX
-from vision.detections import UNKNOWN_CLASS, Detections, share_inside
-from vision.racks import RACK_MEMBER_OVERLAP
+from vision.detections import UNKNOWN_CLASS, Detections
+from vision.racks import rack_owners
 
 SIDE_BY_SIDE_WITHIN = 1.15
 """Neighbours in a row: centres at most this many tile widths apart (the tiles of a set touch)."""
@@ -114,12 +114,10 @@ def rack_half_turned(detections: Detections) -> np.ndarray:
     racks = detections.rack_xyxy
     if n < RACK_MIN_AGREEING or racks is None or not len(racks) or not np.any(detections.angle != 0):
         return flagged
-    inside = share_inside(np.asarray(detections.xyxy, np.float64), np.asarray(racks, np.float64))
-    best_rack = inside.argmax(axis=1)
-    on_a_rack = inside.max(axis=1) >= RACK_MEMBER_OVERLAP
+    owner = rack_owners(detections.xyxy, racks)
     angles = detections.angle.astype(np.float64)
     for k in range(len(racks)):
-        members = np.flatnonzero(on_a_rack & (best_rack == k))
+        members = np.flatnonzero(owner == k)
         if len(members) < RACK_MIN_AGREEING:
             continue
         ups = angles[members]

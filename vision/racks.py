@@ -546,6 +546,17 @@ line turns away from its tiles' right (tuning renders, seed 8100: racks at an an
 19 within 30 degrees, 15 within 45 or 60)."""
 
 
+def rack_owners(xyxy: np.ndarray, rack_xyxy: np.ndarray) -> np.ndarray:
+    """(n,) the rack box each box stands on (`RACK_MEMBER_OVERLAP` of it inside; the one holding most of it),
+    -1 for none."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
+    if not len(xyxy) or not len(racks):
+        return np.full(len(xyxy), -1)
+    share = share_inside(xyxy, racks)
+    return np.where(share.max(axis=1) >= RACK_MEMBER_OVERLAP, share.argmax(axis=1), -1)
+
+
 def tiles_on_rack_boxes(
     xyxy: np.ndarray, angles: np.ndarray, rack_xyxy: np.ndarray, orientation_known: bool
 ) -> list[list[int]]:
@@ -555,8 +566,7 @@ def tiles_on_rack_boxes(
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     if not len(xyxy) or not len(racks):
         return []
-    share = share_inside(xyxy, racks)
-    owner = np.where(share.max(axis=1) >= RACK_MEMBER_OVERLAP, share.argmax(axis=1), -1)
+    owner = rack_owners(xyxy, racks)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     groups = []
     for rack in range(len(racks)):
