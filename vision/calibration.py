@@ -814,7 +814,7 @@ def read_profiled(
     """Read the detections `found` in `image` with the profile: (the kept detections, their readings, the
     detections left out as like the bare table). Second boxes of a tile (`second_boxes`) are dropped."""
     crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
-    on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy)
+    on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
     plain = classifier.read_crops(crops, on_rack)
     readings = read_crops_profiled(classifier, crops, profile, plain, on_rack)
     # Whether a find is confidently a tile is judged on the plain reading: recolouring must not make

@@ -47,6 +47,10 @@ class Detections:
         rack_xyxy: (m, 4) boxes of whole racks (both tiers) found in the frame, or None where the detector
             does not look for racks (a one-class model): then racks are only told by the tiles' geometry.
         rack_confidence: (m,) detector score of each rack box.
+        rack_quad: (m, 4, 2) corners of each rack where it slopes across the frame (found in a levelled
+            look, `vision.detector.SLOPED_RACK_*`), NaN for a rack that is its box; None: every rack is its
+            box. A tile stands on a sloping rack by the share of its box inside the corners, not the box
+            around them (which takes in the table beside a rack lying at 45 degrees).
         held_xyxy: (h, 4) boxes the detector held back, or None: scored as tiles but mostly covered by
             better-scored boxes, as a box across two packed tiles is, and as every tile's upright box is in a
             tight grid of tiles turned 45 degrees (`vision.detector.KEEP_COVERED_ABOVE`). The reader keeps
@@ -70,6 +74,7 @@ class Detections:
     rack_confidence: np.ndarray | None = None
     held_xyxy: np.ndarray | None = None
     held_confidence: np.ndarray | None = None
+    rack_quad: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -109,6 +114,13 @@ class Detections:
             self.rack_xyxy, self.rack_confidence = _frame_boxes(
                 self.rack_xyxy, self.rack_confidence, "rack", default=1.0
             )
+        if self.rack_quad is not None:
+            if self.rack_xyxy is None:
+                raise ValueError("Detections.rack_quad needs rack_xyxy")
+            self.rack_quad = np.asarray(self.rack_quad, dtype=np.float32)
+            if self.rack_quad.shape != (len(self.rack_xyxy), 4, 2):
+                raise ValueError(f"Detections.rack_quad has shape {self.rack_quad.shape}, "
+                                 f"expected ({len(self.rack_xyxy)}, 4, 2) to match rack_xyxy")
         if self.held_xyxy is not None:
             self.held_xyxy, self.held_confidence = _frame_boxes(
                 self.held_xyxy, self.held_confidence, "held", default=0.0
@@ -140,6 +152,7 @@ class Detections:
             rack_confidence=self.rack_confidence,
             held_xyxy=self.held_xyxy,
             held_confidence=self.held_confidence,
+            rack_quad=self.rack_quad,
         )
 
     @classmethod
@@ -168,6 +181,8 @@ class Detections:
                 [p.held_xyxy for p in parts if p.held_xyxy is not None]),
             held_confidence=None if all(p.held_xyxy is None for p in parts) else np.concatenate(
                 [p.held_confidence for p in parts if p.held_confidence is not None]),
+            rack_quad=None if all(p.rack_quad is None for p in parts) else np.concatenate(
+                [p.rack_quads() for p in parts if p.rack_xyxy is not None]),
         )
 
     def with_tiles(self, xyxy: np.ndarray, confidence: np.ndarray) -> Detections:
@@ -179,7 +194,21 @@ class Detections:
             rack_confidence=self.rack_confidence,
             held_xyxy=self.held_xyxy,
             held_confidence=self.held_confidence,
+            rack_quad=self.rack_quad,
         )
+
+    def rack_quads(self) -> np.ndarray:
+        """(m, 4, 2) every rack's sloping corners, NaN for racks that are their boxes (none: (0, 4, 2))."""
+        m = 0 if self.rack_xyxy is None else len(self.rack_xyxy)
+        if self.rack_quad is None:
+            return np.full((m, 4, 2), np.nan, np.float32)
+        return self.rack_quad
+
+    def rack_shares(self, xyxy: np.ndarray) -> np.ndarray:
+        """(n, m) share of each box's area inside each rack: its box, or its corners where it slopes."""
+        if self.rack_xyxy is None:
+            return np.zeros((len(np.asarray(xyxy).reshape(-1, 4)), 0))
+        return rack_shares(xyxy, self.rack_xyxy, self.rack_quad)
 
     @property
     def is_read(self) -> np.ndarray:
@@ -209,6 +238,7 @@ class Detections:
             rack_confidence=self.rack_confidence,
             held_xyxy=self.held_xyxy,
             held_confidence=self.held_confidence,
+            rack_quad=self.rack_quad,
         )
 
 
@@ -232,6 +262,42 @@ def share_inside(boxes: np.ndarray, containers: np.ndarray) -> np.ndarray:
     b = np.asarray(containers, dtype=np.float64).reshape(-1, 4)
     area = np.maximum((a[:, 2:] - a[:, :2]).prod(axis=1), 1e-9)
     return _intersections(a, b) / area[:, None]
+
+
+QUAD_SAMPLES = 5
+"""A box's share inside a sloping rack is counted on a `QUAD_SAMPLES` x `QUAD_SAMPLES` lattice of points."""
+
+
+def share_inside_quads(boxes: np.ndarray, quads: np.ndarray, grid: int = QUAD_SAMPLES) -> np.ndarray:
+    """(n, m) share of each xyxy box's area inside each convex quadrilateral (m, 4, 2), corners in order
+    either way round, counted on a `grid` x `grid` lattice of points inside the box."""
+    a = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    steps = (np.arange(grid) + 0.5) / grid
+    xs = a[:, 0:1] + steps * (a[:, 2:3] - a[:, 0:1])
+    ys = a[:, 1:2] + steps * (a[:, 3:4] - a[:, 1:2])
+    px = np.repeat(xs, grid, axis=1)[:, None, :]  # (n, 1, grid * grid)
+    py = np.tile(ys, (1, grid))[:, None, :]
+    start, end = q, np.roll(q, -1, axis=1)  # (m, 4, 2): each edge
+    sides = []
+    for k in range(4):
+        edge = (end[:, k] - start[:, k])[None, :, :, None]  # (1, m, 2, 1)
+        corner = start[None, :, k, :, None]
+        sides.append(edge[:, :, 0] * (py - corner[:, :, 1]) - edge[:, :, 1] * (px - corner[:, :, 0]))
+    cross = np.stack(sides)  # (4, n, m, points)
+    inside = (cross >= 0).all(axis=0) | (cross <= 0).all(axis=0)
+    return inside.mean(axis=2)
+
+
+def rack_shares(xyxy: np.ndarray, rack_xyxy: np.ndarray, rack_quad: np.ndarray | None = None) -> np.ndarray:
+    """(n, m) share of each box inside each rack: its box, or its corners (`rack_quad`, not NaN) where
+    given (see `Detections.rack_quad`)."""
+    share = share_inside(xyxy, rack_xyxy)
+    if rack_quad is not None and len(share):
+        sloping = np.flatnonzero(~np.isnan(np.asarray(rack_quad, np.float64)).any(axis=(1, 2)))
+        if len(sloping):
+            share[:, sloping] = share_inside_quads(xyxy, np.asarray(rack_quad)[sloping])
+    return share
 
 
 def box_iou(boxes_a: np.ndarray, boxes_b: np.ndarray) -> np.ndarray:

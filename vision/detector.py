@@ -15,7 +15,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import Detections, box_iou, cut_by_frame, share_inside
+from vision.detections import (
+    Detections,
+    box_iou,
+    cut_by_frame,
+    rack_shares,
+    share_inside,
+    share_inside_quads,
+)
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
 from vision.racks import RACK_MEMBER_OVERLAP
 
@@ -71,6 +78,31 @@ looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5 %, ta
 EDGE_RACK_LOOK_MIN_CUT = 2
 EDGE_RACK_LOOK_MIN_TILES = 4
 EDGE_RACK_MIN_SHARE = 0.02
+SLOPED_RACK_MIN_TILES = 6
+SLOPED_RACK_MIN_SLOPE = 12.0
+SLOPED_RACK_ELONGATION = 3.0
+SLOPED_RACK_REACH = 1.3
+"""Tiles standing on no found rack, at least `SLOPED_RACK_MIN_TILES` of them within `SLOPED_RACK_REACH` tile
+sides of each other, whose centres spread along a line (`SLOPED_RACK_ELONGATION` times the variance across
+it) sloping at least `SLOPED_RACK_MIN_SLOPE` degrees off the frame's rows, are looked at again levelled
+(`TileDetector.sloped_rack_look`): the frame turned about them until their line runs level, a window around
+them (`SLOPED_RACK_WINDOW_*` tile sides beyond their ends and across) given to the detector. The detector
+was trained on racks that run level more or less and boxes a rack sloping 30-45 degrees across the frame
+rarely (tuning renders, seed 8300: 6 racks with 6 to 28 tiles and no rack box at all), and the box around
+a sloping rack would take in the table beside it. A rack the levelled look finds (scoring
+`rack_confidence`, not a bare cluster of tiles) holding at least `SLOPED_RACK_MIN_MEMBERS` of the tiles is
+kept by its corners (`Detections.rack_quad`), with the tiles the look finds on it that the first had no
+box for. Chosen on tuning renders (seed 8300, 120 scenes each from above and at an angle; 4, 5 or 6 tiles
+and 8 or 12 degrees alike there, from 4 tiles 24 of the 93 real-dev photos looked at instead of 4), and
+measured once on the hold-out (models/README.md, eighth session)."""
+SLOPED_RACK_WINDOW_ALONG = 2.0
+SLOPED_RACK_WINDOW_ACROSS = 2.5
+SLOPED_RACK_MIN_MEMBERS = 3
+SLOPED_RACK_MIN_TIERS_APART = 0.5
+"""A levelled look's rack is kept only where its tiles' centres lie at least this many tile sides apart
+across its line (two tiers): on the tuning renders 5 of its 14 racks on single sloping rows of tiles were
+sets on the table (a row of 6-15 tiles, spread 0.07-0.31), and none of its 12 true racks spread less than
+0.7."""
 RACK_LOOKS_AT_MOST = 4
 """Racks looked at again, best scored first: a game has at most four players, and each look costs a forward
 pass (a frame of false racks must not cost ten)."""
@@ -208,14 +240,61 @@ def covered_by_others(xyxy: np.ndarray, order: np.ndarray, grid: int = 12) -> np
 
 
 def on_rack_boxes(
-    xyxy: np.ndarray, rack_xyxy: np.ndarray | None, share: float = RACK_MEMBER_OVERLAP
+    xyxy: np.ndarray,
+    rack_xyxy: np.ndarray | None,
+    share: float = RACK_MEMBER_OVERLAP,
+    rack_quad: np.ndarray | None = None,
 ) -> np.ndarray:
-    """(n,) whether each box lies at least `share` of its area inside one of the rack boxes (as the layout
-    counts a tile on a rack, `vision.racks.tiles_on_rack_boxes`)."""
+    """(n,) whether each box lies at least `share` of its area inside one of the rack boxes, or inside the
+    corners of a sloping one (`rack_quad`), as the layout counts a tile on a rack
+    (`vision.racks.tiles_on_rack_boxes`)."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     if rack_xyxy is None or not len(rack_xyxy) or not len(xyxy):
         return np.zeros(len(xyxy), dtype=bool)
-    return share_inside(xyxy, rack_xyxy).max(axis=1) >= share
+    return rack_shares(xyxy, rack_xyxy, rack_quad).max(axis=1) >= share
+
+
+def tile_clusters(xyxy: np.ndarray, reach: float = SLOPED_RACK_REACH) -> list[np.ndarray]:
+    """Indices of boxes chained together by centres less than `reach` typical tile sides apart (the square
+    root of the median box area), each cluster in index order."""
+    xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    n = len(xyxy)
+    if n == 0:
+        return []
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    side = float(np.sqrt(np.median((xyxy[:, 2:] - xyxy[:, :2]).prod(axis=1))))
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < reach * side
+    label = np.arange(n)
+    for _ in range(n):  # labels spread along near pairs until each cluster has its smallest index
+        spread = np.minimum(label, np.where(near, label[None, :], n).min(axis=1))
+        if np.array_equal(spread, label):
+            break
+        label = spread
+    return [np.flatnonzero(label == k) for k in np.unique(label)]
+
+
+def sloping_line(points: np.ndarray) -> float | None:
+    """Degrees [-90, 90) that the principal axis of `points` (k, 2) turns off the frame's rows (clockwise as
+    seen, y pointing down), where they spread along it `SLOPED_RACK_ELONGATION` times as much as across
+    (by variance) and it slopes at least `SLOPED_RACK_MIN_SLOPE`; else None."""
+    centred = np.asarray(points, np.float64) - np.mean(points, axis=0)
+    spread, axes = np.linalg.eigh(centred.T @ centred / max(len(centred), 1))
+    if spread[1] < SLOPED_RACK_ELONGATION * max(spread[0], 1e-9):
+        return None
+    slope = (float(np.degrees(np.arctan2(axes[1, 1], axes[0, 1]))) + 90.0) % 180.0 - 90.0
+    return slope if abs(slope) >= SLOPED_RACK_MIN_SLOPE else None
+
+
+def _corners(xyxy: np.ndarray) -> np.ndarray:
+    """(n, 4, 2) corners of xyxy boxes, clockwise as seen from the top left."""
+    x1, y1, x2, y2 = (xyxy[:, k] for k in range(4))
+    return np.stack([np.stack([x1, y1], 1), np.stack([x2, y1], 1), np.stack([x2, y2], 1),
+                     np.stack([x1, y2], 1)], axis=1)
+
+
+def _mapped(points: np.ndarray, affine: np.ndarray) -> np.ndarray:
+    """(..., 2) points through a 2x3 affine map."""
+    return points @ affine[:, :2].T + affine[:, 2]
 
 
 def rack_look_window(rack: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
@@ -284,6 +363,7 @@ class TileDetector:
         self.close_up_look = True
         self.rack_look = True
         self.edge_rack_look = True
+        self.sloped_rack_look = True
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         boxed, geometry = letterbox(image, self.input_size)
@@ -294,12 +374,14 @@ class TileDetector:
         """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. A frame with few tiles
         is looked at again shrunk, for tiles filling a close-up (`close_up_look`), and each rack found is
         looked at again on its own, for the small tiles standing on it (`rack_look`)."""
-        found = self.detect_once(image, confidence)
+        found, rack_parts = self._look(image, confidence)
         if self.close_up_look and len(found) < CLOSE_UP_BELOW:
             found = self._with_close_ups(image, found, confidence)
         if self.edge_rack_look and self.rack_class is not None and found.rack_xyxy is not None \
                 and not len(found.rack_xyxy):
             found = self._with_edge_racks(image, found)
+        if self.sloped_rack_look and self.rack_class is not None and found.rack_xyxy is not None:
+            found = self._with_sloped_racks(image, found, rack_parts)
         if self.rack_look and found.rack_xyxy is not None and len(found.rack_xyxy):
             found = self._with_rack_looks(image, found)
         return found
@@ -330,11 +412,106 @@ class TileDetector:
             found, rack_xyxy=racks[~bare].astype(np.float32), rack_confidence=scores[~bare].astype(np.float32)
         )
 
+    def _with_sloped_racks(self, image: np.ndarray, found: Detections, rack_parts: np.ndarray) -> Detections:
+        """`found` with the racks (by their corners) and their tiles that levelled looks at sloping lines of
+        tiles on no rack find (see `SLOPED_RACK_MIN_TILES`). `rack_parts`: the first look's rack boxes
+        scoring `RACK_PART_CONFIDENCE` (a rack found levelled must have one centred on it)."""
+        xyxy = np.asarray(found.xyxy, np.float64).reshape(-1, 4)
+        free = np.flatnonzero(~on_rack_boxes(xyxy, found.rack_xyxy, rack_quad=found.rack_quad))
+        if len(free) < SLOPED_RACK_MIN_TILES:
+            return found
+        centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+        side = float(np.sqrt(np.median((xyxy[free, 2:] - xyxy[free, :2]).prod(axis=1))))
+        lines = []
+        for cluster in tile_clusters(xyxy[free]):
+            members = free[cluster]
+            slope = sloping_line(centres[members]) if len(members) >= SLOPED_RACK_MIN_TILES else None
+            if slope is not None:
+                lines.append((members, slope))
+        lines.sort(key=lambda line: -len(line[0]))
+        quads, scores, boxes, box_scores = [], [], [], []
+        taken = np.zeros(len(xyxy), bool)
+        for members, slope in lines[:RACK_LOOKS_AT_MOST]:
+            middle = centres[members].mean(axis=0)
+            level = cv2.getRotationMatrix2D((float(middle[0]), float(middle[1])), slope, 1.0)
+            levelled = _mapped(centres[members], level)
+            x1 = levelled[:, 0].min() - SLOPED_RACK_WINDOW_ALONG * side
+            y1 = levelled[:, 1].min() - SLOPED_RACK_WINDOW_ACROSS * side
+            width = int(levelled[:, 0].max() - x1 + SLOPED_RACK_WINDOW_ALONG * side)
+            height = int(levelled[:, 1].max() - y1 + SLOPED_RACK_WINDOW_ACROSS * side)
+            level[:, 2] -= (x1, y1)
+            view = cv2.warpAffine(image, level, (width, height), borderMode=cv2.BORDER_REFLECT)
+            looked = self.detect_once(view)
+            if looked.rack_xyxy is None or not len(looked.rack_xyxy):
+                continue
+            back = cv2.invertAffineTransform(level)
+            for rack, score in zip(looked.rack_xyxy, looked.rack_confidence, strict=True):
+                quad = _mapped(_corners(rack[None].astype(np.float64))[0], back)
+                standing = rack_shares(xyxy, rack[None], quad[None])[:, 0] >= RACK_MEMBER_OVERLAP
+                standing &= ~taken
+                standing[np.setdiff1d(np.arange(len(xyxy)), members)] = False
+                if standing.sum() < SLOPED_RACK_MIN_MEMBERS:
+                    continue
+                across = np.ptp(_mapped(centres[standing], level)[:, 1]) / side
+                if across < SLOPED_RACK_MIN_TIERS_APART:  # one row: a set lying on the table, more often
+                    continue
+                part_middles = (rack_parts[:, :2] + rack_parts[:, 2:]) / 2
+                hinted = share_inside_quads(np.concatenate([part_middles, part_middles + 1.0], axis=1),
+                                            quad[None])[:, 0] > 0
+                if not hinted.any():  # the first look saw no part of a rack there
+                    continue
+                taken |= standing
+                quads.append(quad)
+                scores.append(float(score))
+                tiles = looked.xyxy.astype(np.float64)
+                cut = ((tiles[:, 0] <= 1) | (tiles[:, 1] <= 1) | (tiles[:, 2] >= width - 1)
+                       | (tiles[:, 3] >= height - 1))  # a tile cut by the window's edge is the first look's
+                on_it = on_rack_boxes(tiles, rack[None]) & ~cut
+                boxes.append(_corners(tiles[on_it]) @ back[:, :2].T + back[:, 2])
+                box_scores.append(looked.confidence[on_it])
+        if not quads:
+            return found
+        frame_h, frame_w = image.shape[:2]
+        corners = np.asarray(quads, np.float32)
+        rack_xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+        rack_xyxy[:, [0, 2]] = rack_xyxy[:, [0, 2]].clip(0, frame_w)
+        rack_xyxy[:, [1, 3]] = rack_xyxy[:, [1, 3]].clip(0, frame_h)
+        grown = dataclasses.replace(
+            found,
+            rack_xyxy=np.concatenate([found.rack_xyxy, rack_xyxy]).astype(np.float32),
+            rack_confidence=np.concatenate([found.rack_confidence, np.asarray(scores, np.float32)]),
+            rack_quad=np.concatenate([found.rack_quads(), corners]),
+        )
+        added = np.concatenate(boxes) if boxes else np.zeros((0, 4, 2))
+        if not len(added):
+            return grown
+        new_xyxy = np.concatenate([added.min(axis=1), added.max(axis=1)], axis=1)
+        new_scores = np.concatenate(box_scores)
+        middle = (new_xyxy[:, :2] + new_xyxy[:, 2:]) / 2  # not from the mirrored border around the frame
+        in_frame = (middle >= 0).all(axis=1) & (middle[:, 0] < frame_w) & (middle[:, 1] < frame_h)
+        new_xyxy[:, [0, 2]] = new_xyxy[:, [0, 2]].clip(0, frame_w)
+        new_xyxy[:, [1, 3]] = new_xyxy[:, [1, 3]].clip(0, frame_h)
+        in_frame &= (new_xyxy[:, 2:] - new_xyxy[:, :2] >= 1).all(axis=1)
+        new_xyxy, new_scores = new_xyxy[in_frame], new_scores[in_frame]
+        kept = non_max_suppression(new_xyxy, new_scores, self.iou)
+        new_xyxy, new_scores = new_xyxy[kept], new_scores[kept]
+        if len(xyxy):
+            new = box_iou(new_xyxy, xyxy).max(axis=1) < RACK_LOOK_NEW_IOU
+            new_xyxy, new_scores = new_xyxy[new], new_scores[new]
+        if not len(new_xyxy):
+            return grown
+        all_xyxy = np.concatenate([grown.xyxy, new_xyxy]).astype(np.float32)
+        confidence = np.concatenate([grown.confidence, new_scores]).astype(np.float32)
+        best_first = np.argsort(-confidence, kind="stable")  # as `detect` promises
+        return grown.with_tiles(all_xyxy[best_first], confidence[best_first])
+
     def _with_rack_looks(self, image: np.ndarray, found: Detections) -> Detections:
         """`found` and the tiles a look at each rack's own region adds (see `RACK_LOOK_MARGIN`)."""
         height, width = image.shape[:2]
         added, added_scores = [], []
-        best_first = np.argsort(-np.asarray(found.rack_confidence, np.float64), kind="stable")
+        level = np.isnan(found.rack_quads()).any(axis=(1, 2))  # a sloping rack had its levelled look
+        best_first = [k for k in np.argsort(-np.asarray(found.rack_confidence, np.float64), kind="stable")
+                      if level[k]]
         for rack in np.asarray(found.rack_xyxy, np.float64)[best_first[:RACK_LOOKS_AT_MOST]]:
             x1, y1, x2, y2 = rack_look_window(rack, width, height)
             if x2 - x1 < 16 or y2 - y1 < 16:
@@ -366,9 +543,14 @@ class TileDetector:
         return found.with_tiles(xyxy[best_first], confidence[best_first])
 
     def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
+        return self._look(image, confidence)[0]
+
+    def _look(self, image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
+        """One forward pass: the detections, and every rack box scoring `RACK_PART_CONFIDENCE` before
+        the parts are joined and weak racks dropped ((0, 4) for a detector without racks)."""
         tensor, geometry = self.preprocess(image)
         (raw,) = self.session.run(None, {self.input_name: tensor})
-        return self.postprocess(raw, geometry, image.shape[:2], confidence)
+        return self._postprocess(raw, geometry, image.shape[:2], confidence)
 
     def _with_close_ups(self, image: np.ndarray, found: Detections, confidence: float | None) -> Detections:
         height, width = image.shape[:2]
@@ -397,9 +579,19 @@ class TileDetector:
         frame_hw: tuple[int, int],
         confidence: float | None = None,
     ) -> Detections:
+        return self._postprocess(raw, geometry, frame_hw, confidence)[0]
+
+    def _postprocess(
+        self,
+        raw: np.ndarray,
+        geometry: Letterbox,
+        frame_hw: tuple[int, int],
+        confidence: float | None = None,
+    ) -> tuple[Detections, np.ndarray]:
         threshold = self.confidence if confidence is None else confidence
         rows = raw[0].T  # (N, 4 + classes)
         racks = None
+        rack_boxes = np.zeros((0, 4), np.float32)
         if self.rack_class is not None:
             rack_boxes, rack_scores, _ = self._boxes_of(
                 rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
@@ -416,7 +608,7 @@ class TileDetector:
         # NMS is greedy by score, so the boxes above `threshold` are those a search from `threshold` keeps.
         kept = (scores >= threshold) | on_rack_boxes(boxes, racks[0] if racks is not None else None)
         kept &= (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
-        return Detections(
+        found = Detections(
             xyxy=boxes[kept & ~held],
             confidence=scores[kept & ~held],
             rack_xyxy=None if racks is None else racks[0],
@@ -424,6 +616,7 @@ class TileDetector:
             held_xyxy=boxes[kept & held],
             held_confidence=scores[kept & held],
         )
+        return found, rack_boxes
 
     def _boxes_of(
         self,

@@ -114,7 +114,7 @@ def rack_half_turned(detections: Detections) -> np.ndarray:
     racks = detections.rack_xyxy
     if n < RACK_MIN_AGREEING or racks is None or not len(racks) or not np.any(detections.angle != 0):
         return flagged
-    owner = rack_owners(detections.xyxy, racks)
+    owner = rack_owners(detections.xyxy, racks, detections.rack_quad)
     angles = detections.angle.astype(np.float64)
     for k in range(len(racks)):
         members = np.flatnonzero(owner == k)

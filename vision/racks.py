@@ -10,7 +10,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.detections import share_inside
+from vision.detections import rack_shares
 from vision.placed import DEFAULT_ASPECT
 
 # How far from upright (degrees) the tiles of a line whose lean is steady may stand, and how much two
@@ -546,27 +546,32 @@ line turns away from its tiles' right (tuning renders, seed 8100: racks at an an
 19 within 30 degrees, 15 within 45 or 60)."""
 
 
-def rack_owners(xyxy: np.ndarray, rack_xyxy: np.ndarray) -> np.ndarray:
-    """(n,) the rack box each box stands on (`RACK_MEMBER_OVERLAP` of it inside; the one holding most of it),
-    -1 for none."""
+def rack_owners(xyxy: np.ndarray, rack_xyxy: np.ndarray, rack_quad: np.ndarray | None = None) -> np.ndarray:
+    """(n,) the rack each box stands on (`RACK_MEMBER_OVERLAP` of it inside its box, or inside its corners
+    where `rack_quad` gives them: `Detections.rack_quad`; the one holding most of it), -1 for none."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     if not len(xyxy) or not len(racks):
         return np.full(len(xyxy), -1)
-    share = share_inside(xyxy, racks)
+    share = rack_shares(xyxy, racks, rack_quad)
     return np.where(share.max(axis=1) >= RACK_MEMBER_OVERLAP, share.argmax(axis=1), -1)
 
 
 def tiles_on_rack_boxes(
-    xyxy: np.ndarray, angles: np.ndarray, rack_xyxy: np.ndarray, orientation_known: bool
+    xyxy: np.ndarray,
+    angles: np.ndarray,
+    rack_xyxy: np.ndarray,
+    orientation_known: bool,
+    rack_quad: np.ndarray | None = None,
 ) -> list[list[int]]:
-    """Tiles standing on each rack box, both tiers, in the order the rack's owner reads them: the upper
-    tier first, each tier left to right as the faces stand. Racks with no tile on them are left out."""
+    """Tiles standing on each rack box (or its corners, `rack_quad`), both tiers, in the order the rack's
+    owner reads them: the upper tier first, each tier left to right as the faces stand. Racks with no tile
+    on them are left out."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     if not len(xyxy) or not len(racks):
         return []
-    owner = rack_owners(xyxy, racks)
+    owner = rack_owners(xyxy, racks, rack_quad)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     groups = []
     for rack in range(len(racks)):

@@ -215,7 +215,8 @@ class TileReader:
                     self.classifier, image, found, self.profile
                 )
             else:
-                readings = self.classifier.read(image, found.xyxy, on_rack_boxes(found.xyxy, found.rack_xyxy))
+                on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
+                readings = self.classifier.read(image, found.xyxy, on_rack)
         if readings is not None:
             topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
             angle, not_tile = readings.angle_deg, readings.not_tile
@@ -243,7 +244,8 @@ class TileReader:
         if not apart.any():
             return cleared
         held, held_scores = held[apart], held_scores[apart]
-        readings = self.classifier.read(image, held, on_rack_boxes(held, found.rack_xyxy))
+        on_rack = on_rack_boxes(held, found.rack_xyxy, rack_quad=found.rack_quad)
+        readings = self.classifier.read(image, held, on_rack)
         sure = (readings.topk_scores[:, 0] >= HELD_READ_ABOVE) & (readings.not_tile < HELD_NOT_A_TILE_BELOW)
         kept: list[int] = []
         for index in np.flatnonzero(sure)[np.argsort(-held_scores[sure], kind="stable")]:

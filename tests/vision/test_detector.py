@@ -371,14 +371,16 @@ def _edge_scene(detector: TileDetector, monkeypatch, mirrored_racks: list[list[f
     first = Detections(xyxy=tiles.astype(np.float32), confidence=np.full(len(tiles), 0.9, np.float32),
                        rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32))
 
-    def detect_once(image: np.ndarray, confidence: float | None = None) -> Detections:
+    no_parts = np.zeros((0, 4), np.float32)
+
+    def look(image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
         looked.append(image.shape)
         if len(looked) == 1:
-            return first
+            return first, no_parts
         return dataclasses.replace(first, rack_xyxy=np.array(mirrored_racks, np.float32).reshape(-1, 4),
-                                   rack_confidence=np.array(scores, np.float32))
+                                   rack_confidence=np.array(scores, np.float32)), no_parts
 
-    monkeypatch.setattr(detector, "detect_once", detect_once)
+    monkeypatch.setattr(detector, "_look", look)
     monkeypatch.setattr(detector, "rack_look", False)
     monkeypatch.setattr(detector, "close_up_look", False)
     pad = detector_module.EDGE_RACK_LOOK_PAD
