@@ -80,11 +80,6 @@ Tuning renders (seed 8100): rack tiles in racks from above 89.4 -> 95.0 %, the s
 EDGE_RACK_LOOK_MIN_CUT = 2
 EDGE_RACK_LOOK_MIN_TILES = 4
 EDGE_RACK_MIN_SHARE = 0.02
-EDGE_RACK_CLOSE_UP_SIDE = 0.15
-"""Where the tiles are big (their typical side this share of the frame's shorter side or more: a close-up),
-one tile cut by the frame's edge is enough for the mirrored look: a rack filling the frame runs out of it
-with few tiles cut (tuning renders, seed 8300: one rack of 12 tiles from above; with one cut tile enough
-everywhere, game tables' table tiles on racks 3.0 -> 5.9 % on seed 8100)."""
 SLOPED_RACK_MIN_TILES = 6
 SLOPED_RACK_MIN_SLOPE = 12.0
 SLOPED_RACK_ELONGATION = 3.0
@@ -403,11 +398,7 @@ class TileDetector:
         height, width = image.shape[:2]
         xyxy = np.asarray(found.xyxy, np.float64).reshape(-1, 4)
         cut = cut_by_frame(xyxy, (width, height))
-        if len(xyxy) < EDGE_RACK_LOOK_MIN_TILES:
-            return found
-        side = float(np.sqrt(np.median((xyxy[:, 2:] - xyxy[:, :2]).prod(axis=1))))
-        close_up = side >= EDGE_RACK_CLOSE_UP_SIDE * min(width, height)
-        if int(cut.sum()) < (1 if close_up else EDGE_RACK_LOOK_MIN_CUT):
+        if len(xyxy) < EDGE_RACK_LOOK_MIN_TILES or int(cut.sum()) < EDGE_RACK_LOOK_MIN_CUT:
             return found
         pad_x, pad_y = int(width * EDGE_RACK_LOOK_PAD), int(height * EDGE_RACK_LOOK_PAD)
         mirrored = cv2.copyMakeBorder(image, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_REFLECT)
