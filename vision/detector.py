@@ -68,15 +68,13 @@ EDGE_RACK_LOOK_PAD = 0.25
 """A frame in which the first look finds no rack, but at least `EDGE_RACK_LOOK_MIN_CUT` of its (at least
 `EDGE_RACK_LOOK_MIN_TILES`) tiles are cut by the frame's edge, is looked at again mirrored out by this share
 of its size on every side (`TileDetector.edge_rack_look`): a rack running out of the frame shows no ends,
-and the detector, trained on whole racks, scores it low (0.32 and 0.02 in two tuning scenes from above); the
-mirror gives it ends. Its racks (scoring `rack_confidence`, clipped to the frame, at least
-`EDGE_RACK_MIN_SHARE` of it) are then kept as the first look's would be, except that a rack reaching the
-frame's lower edge is not taken for a bare cluster of tiles for want of a stand below them: it may stand
-beyond the frame (a close-up rack from above, tuning renders seed 8300: 10 rack tiles more, nothing else).
-Tuning renders (seed 8100): rack tiles in racks from above 89.4 -> 95.0 %, the same with a pad of 0.15 or
-0.35, nothing at a rack score of 0.5, and with one cut tile enough more table tiles on racks (game tables
-3.0 -> 5.9 %); real-dev: no photo looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5
-%, table tiles on racks 2.5 -> 2.9 % (models/README.md, seventh session)."""
+and the detector, trained on whole racks, scores it low (0.32 and 0.02 in two tuning scenes from above);
+the mirror gives it ends. Its racks (scoring `rack_confidence`, clipped to the frame, at least
+`EDGE_RACK_MIN_SHARE` of it) are then kept as the first look's would be. Tuning renders (seed 8100): rack
+tiles in racks from above 89.4 -> 95.0 %, the same with a pad of 0.15 or 0.35, nothing at a rack score of
+0.5, and with one cut tile enough more table tiles on racks (game tables 3.0 -> 5.9 %); real-dev: no photo
+looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5 %, table tiles on racks 2.5 ->
+2.9 % (models/README.md, seventh session)."""
 EDGE_RACK_LOOK_MIN_CUT = 2
 EDGE_RACK_LOOK_MIN_TILES = 4
 EDGE_RACK_MIN_SHARE = 0.02
@@ -312,12 +310,8 @@ def rack_look_window(rack: np.ndarray, width: int, height: int) -> tuple[int, in
     )
 
 
-def bare_tile_clusters(
-    rack_xyxy: np.ndarray, tile_xyxy: np.ndarray, frame_height: float | None = None
-) -> np.ndarray:
-    """(racks,) whether each rack box is only a few tiles lying together (see `BARE_CLUSTER_MOST_TILES`).
-    With `frame_height`, a box reaching the frame's lower edge is not judged by the stand below its tiles:
-    that may lie beyond the frame."""
+def bare_tile_clusters(rack_xyxy: np.ndarray, tile_xyxy: np.ndarray) -> np.ndarray:
+    """(racks,) whether each rack box is only a few tiles lying together (see `BARE_CLUSTER_MOST_TILES`)."""
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     tiles = np.asarray(tile_xyxy, np.float64).reshape(-1, 4)
     bare = np.zeros(len(racks), dtype=bool)
@@ -331,8 +325,7 @@ def bare_tile_clusters(
         share = float((inside[:, 2:] - inside[:, :2]).prod(axis=1).sum()) / max(
             float((rack[2:] - rack[:2]).prod()), 1e-9
         )
-        cut_below = frame_height is not None and rack[3] >= frame_height - 2.0
-        bare[k] = below < BARE_CLUSTER_BODY_BELOW and share > BARE_CLUSTER_TILE_SHARE and not cut_below
+        bare[k] = below < BARE_CLUSTER_BODY_BELOW and share > BARE_CLUSTER_TILE_SHARE
     return bare
 
 
@@ -412,8 +405,7 @@ class TileDetector:
         big_enough = area > EDGE_RACK_MIN_SHARE * width * height
         keep = (looked.rack_confidence >= self.rack_confidence) & big_enough
         racks, scores = racks[keep], looked.rack_confidence[keep]
-        # The mirror shows the stand of a rack cut by the frame's lower edge, where the frame does not.
-        bare = bare_tile_clusters(racks, xyxy, float(height))
+        bare = bare_tile_clusters(racks, xyxy)
         if not (~bare).any():
             return found
         return dataclasses.replace(

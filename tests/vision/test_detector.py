@@ -216,13 +216,6 @@ def test_a_rack_box_that_is_only_a_few_tiles_lying_together_is_not_a_rack() -> N
     assert bare_tile_clusters(tight, np.zeros((0, 4))).tolist() == [False]
 
 
-def test_a_rack_box_cut_by_the_frames_lower_edge_is_not_judged_by_the_stand_below_it() -> None:
-    row = np.array([[100 + 50 * k, 100, 145 + 50 * k, 160] for k in range(4)], float)
-    tight = np.array([[95, 95, 300, 165]], float)
-    assert bare_tile_clusters(tight, row, frame_height=165.0).tolist() == [False]  # the stand may lie below
-    assert bare_tile_clusters(tight, row, frame_height=400.0).tolist() == [True]
-
-
 def test_the_detector_drops_a_rack_that_is_a_cluster_of_table_tiles(detector: TileDetector) -> None:
     geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
     rows = np.zeros((1, 6, 4), np.float32)
