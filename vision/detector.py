@@ -88,13 +88,16 @@ it) sloping at least `SLOPED_RACK_MIN_SLOPE` degrees off the frame's rows, are l
 (`TileDetector.sloped_rack_look`): the frame turned about them until their line runs level, a window around
 them (`SLOPED_RACK_WINDOW_*` tile sides beyond their ends and across) given to the detector. The detector
 was trained on racks that run level more or less and boxes a rack sloping 30-45 degrees across the frame
-rarely (tuning renders, seed 8300: 6 racks with 6 to 28 tiles and no rack box at all), and the box around
-a sloping rack would take in the table beside it. A rack the levelled look finds (scoring
-`rack_confidence`, not a bare cluster of tiles) holding at least `SLOPED_RACK_MIN_MEMBERS` of the tiles is
-kept by its corners (`Detections.rack_quad`), with the tiles the look finds on it that the first had no
-box for. Chosen on tuning renders (seed 8300, 120 scenes each from above and at an angle; 4, 5 or 6 tiles
-and 8 or 12 degrees alike there, from 4 tiles 24 of the 93 real-dev photos looked at instead of 4), and
-measured once on the hold-out (models/README.md, eighth session)."""
+rarely (tuning renders, seed 8300: 6 racks with 6 to 28 tiles and no rack box at all), and the box around a
+sloping rack would take in the table beside it. A rack the levelled look finds (scoring `rack_confidence`,
+not a bare cluster of tiles) holding at least `SLOPED_RACK_MIN_MEMBERS` of the tiles is kept by its corners
+(`Detections.rack_quad`), with the tiles the look finds on it that the first had no box for. The last two
+conditions are asked of the line before the look too (its tiles two tiers apart, a rack part in the window):
+a look costs a forward pass, and a rendered game table's sloping sets took two (a read 40 -> 93 ms) before;
+now 2 of 30 tuning game tables, 3 of 68 twill photos, no real-dev photo. Chosen on tuning renders (seed
+8300, 120 scenes each from above and at an angle; 4, 5 or 6 tiles and 8 or 12 degrees alike there, from 4
+tiles 24 of the 93 real-dev photos looked at instead of 4), and measured once on the hold-out
+(models/README.md, eighth session)."""
 SLOPED_RACK_WINDOW_ALONG = 2.0
 SLOPED_RACK_WINDOW_ACROSS = 2.5
 SLOPED_RACK_MIN_MEMBERS = 3
@@ -440,6 +443,11 @@ class TileDetector:
             width = int(levelled[:, 0].max() - x1 + SLOPED_RACK_WINDOW_ALONG * side)
             height = int(levelled[:, 1].max() - y1 + SLOPED_RACK_WINDOW_ACROSS * side)
             level[:, 2] -= (x1, y1)
+            if np.ptp(levelled[:, 1]) / side < SLOPED_RACK_MIN_TIERS_APART:
+                continue  # one row: no look (its rack would not be kept)
+            part_middles = _mapped((rack_parts[:, :2] + rack_parts[:, 2:]) / 2, level)
+            if not ((part_middles >= 0) & (part_middles < (width, height))).all(axis=1).any():
+                continue  # no part of a rack in the window: no look
             view = cv2.warpAffine(image, level, (width, height), borderMode=cv2.BORDER_REFLECT)
             looked = self.detect_once(view)
             if looked.rack_xyxy is None or not len(looked.rack_xyxy):

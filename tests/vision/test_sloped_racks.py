@@ -163,16 +163,33 @@ def test_a_sloping_rack_is_found_levelled_and_kept_by_its_corners() -> None:
     assert np.allclose((added[0][:2] + added[0][2:]) / 2, middle, atol=2.0)
 
 
-def test_no_sloping_rack_without_a_hint_of_one_in_the_first_look_or_with_one_row() -> None:
+def test_no_levelled_look_without_a_hint_of_a_rack_in_the_first_look_or_at_one_row() -> None:
     tiles = _sloping_tiers(35.0)
     far_part = np.array([[500, 500, 580, 540]])
-    found = _Levelled(tiles, far_part).detect(np.zeros((600, 600, 3), np.uint8))
+    detector = _Levelled(tiles, far_part)
+    found = detector.detect(np.zeros((600, 600, 3), np.uint8))
     assert found.rack_quad is None and len(found.rack_xyxy) == 0 and len(found) == len(tiles)
+    assert detector.windows == [()]  # the first look only: a look costs a forward pass
     row = _sloping_tiers(35.0, per_tier=8, tiers=1)
     middle = _middle(row)
     part = np.array([[*(middle - [60, 20]), *(middle + [60, 20])]])
-    found = _Levelled(row, part).detect(np.zeros((600, 600, 3), np.uint8))
+    detector = _Levelled(row, part)
+    found = detector.detect(np.zeros((600, 600, 3), np.uint8))
     assert found.rack_quad is None  # one row of tiles sloping: a set lying on the table, more often
+    assert detector.windows == [()]
+
+
+def test_a_rack_found_levelled_off_the_first_looks_hint_is_not_kept() -> None:
+    tiles = _sloping_tiers(35.0)
+    # A weak rack part centred 55 px before the first tiles along the line: inside the window (which reaches
+    # 2 tile sides, 69 px, beyond them) but not on the rack the levelled look finds (from 38 px before them).
+    along = np.array([np.cos(np.radians(35.0)), np.sin(np.radians(35.0))])
+    across = np.array([-along[1], along[0]])
+    centre = np.array([200.0, 150.0]) + 21 * across - 55 * along
+    part = np.array([[*(centre - 5), *(centre + 5)]])
+    detector = _Levelled(tiles, part)
+    found = detector.detect(np.zeros((600, 600, 3), np.uint8))
+    assert len(detector.windows) == 2 and found.rack_quad is None
 
 
 def test_level_rows_get_no_levelled_look() -> None:
