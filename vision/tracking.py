@@ -94,7 +94,7 @@ class TileVote:
         self._tracks = [t for t in self._tracks if any(s is not None for s in t.seen)]
         reported = [t for t in self._tracks if self._is_present(t)]
         self.last_all_seen = all(t.seen[-1] is not None for t in reported)
-        return self._as_detections(reported)
+        return self._as_detections(reported, detections)
 
     def _is_present(self, track: _Track) -> bool:
         sightings = sum(s is not None for s in track.seen)
@@ -118,7 +118,9 @@ class TileVote:
             scores[int(detections.class_id[di])] = float(detections.class_confidence[di])
         track.scores.append(scores)
 
-    def _as_detections(self, tracks: list[_Track]) -> Detections:
+    def _as_detections(self, tracks: list[_Track], latest: Detections) -> Detections:
+        """The voted tiles, with the racks the detector found in the `latest` frame (the voted tiles stand
+        where they were last seen)."""
         if not tracks:
             return Detections.empty()
         k = 3
@@ -136,6 +138,9 @@ class TileVote:
             xyxy=np.array([t.box for t in tracks]),
             confidence=np.array([t.detector_score for t in tracks]),
             angle=np.array([t.angle for t in tracks]),
+            rack_xyxy=latest.rack_xyxy,
+            rack_confidence=latest.rack_confidence,
+            rack_quad=latest.rack_quad,
         )
         return voted.with_readings(ids, scores, np.array([t.angle for t in tracks]))
 

@@ -69,3 +69,17 @@ def test_settle_watch_resets_on_change() -> None:
     assert [watch.update(x) for x in ("a", "a", "b", "b", "b")] == [False, True, False, True, True]
     watch.reset()
     assert not watch.settled
+
+
+def test_the_stable_view_keeps_the_racks_the_detector_found() -> None:
+    import dataclasses
+
+    tracker = TableTracker(window=8, settle_frames=3)
+    # The second set (boxes 285..377 x 80..120) stands on a rack the detector boxed.
+    rack = np.array([[280, 70, 385, 140]], np.float32)
+    for _ in range(4):
+        det = table().detections()
+        frame = tracker.update(dataclasses.replace(det, rack_xyxy=rack, rack_confidence=np.array([0.8])))
+    assert frame.detections.rack_xyxy is not None and frame.detections.rack_xyxy.tolist() == rack.tolist()
+    assert format_layout(frame.layout.table_tiles()) == "r1 r2 r3"
+    assert [[t.token for t in r] for r in frame.layout.racks] == [["k9", "b9", "o9"]]
