@@ -500,18 +500,7 @@ class TileDetector:
         new_xyxy[:, [0, 2]] = new_xyxy[:, [0, 2]].clip(0, frame_w)
         new_xyxy[:, [1, 3]] = new_xyxy[:, [1, 3]].clip(0, frame_h)
         in_frame &= (new_xyxy[:, 2:] - new_xyxy[:, :2] >= 1).all(axis=1)
-        new_xyxy, new_scores = new_xyxy[in_frame], new_scores[in_frame]
-        kept = non_max_suppression(new_xyxy, new_scores, self.iou)
-        new_xyxy, new_scores = new_xyxy[kept], new_scores[kept]
-        if len(xyxy):
-            new = box_iou(new_xyxy, xyxy).max(axis=1) < RACK_LOOK_NEW_IOU
-            new_xyxy, new_scores = new_xyxy[new], new_scores[new]
-        if not len(new_xyxy):
-            return grown
-        all_xyxy = np.concatenate([grown.xyxy, new_xyxy]).astype(np.float32)
-        confidence = np.concatenate([grown.confidence, new_scores]).astype(np.float32)
-        best_first = np.argsort(-confidence, kind="stable")  # as `detect` promises
-        return grown.with_tiles(all_xyxy[best_first], confidence[best_first])
+        return self._with_new_tiles(grown, new_xyxy[in_frame], new_scores[in_frame])
 
     def _with_rack_looks(self, image: np.ndarray, found: Detections) -> Detections:
         """`found` and the tiles a look at each rack's own region adds (see `RACK_LOOK_MARGIN`)."""
@@ -537,7 +526,11 @@ class TileDetector:
             added_scores.append(looked.confidence[keep])
         if not added:
             return found
-        boxes, scores = np.concatenate(added), np.concatenate(added_scores)
+        return self._with_new_tiles(found, np.concatenate(added), np.concatenate(added_scores))
+
+    def _with_new_tiles(self, found: Detections, boxes: np.ndarray, scores: np.ndarray) -> Detections:
+        """`found` and those of a later look's tile `boxes` (frame pixels, after their own NMS) that no box
+        of `found` overlaps `RACK_LOOK_NEW_IOU`, best first (`found`'s boxes are kept as they are)."""
         kept = non_max_suppression(boxes, scores, self.iou)
         boxes, scores = boxes[kept], scores[kept]
         if len(found) and len(boxes):
