@@ -558,7 +558,7 @@ def group(
     rack_groups: list[list[int]] = []
     if detections.rack_xyxy is not None and len(detections.rack_xyxy):
         rack_groups = tiles_on_rack_boxes(xyxy, angles, detections.rack_xyxy, orientation_known,
-                                          detections.rack_quad)
+                                          detections.rack_quad, member_xyxy=detections.xyxy)
     geometric = params.geometric_racks
     if geometric is None:  # by default only for a detector that does not find racks itself
         geometric = detections.rack_xyxy is None

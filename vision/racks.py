@@ -563,15 +563,18 @@ def tiles_on_rack_boxes(
     rack_xyxy: np.ndarray,
     orientation_known: bool,
     rack_quad: np.ndarray | None = None,
+    member_xyxy: np.ndarray | None = None,
 ) -> list[list[int]]:
     """Tiles standing on each rack box (or its corners, `rack_quad`), both tiers, in the order the rack's
     owner reads them: the upper tier first, each tier left to right as the faces stand. Racks with no tile
-    on them are left out."""
+    on them are left out. `member_xyxy`: the boxes that say which tiles stand on a rack where they differ
+    from `xyxy` (the boxes as detected, where `xyxy` grew tiles cut by the frame back to their size:
+    grown beyond the frame, a tile at a rack's end running out of it leaves the rack's box)."""
     xyxy = np.asarray(xyxy, np.float64).reshape(-1, 4)
     racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
     if not len(xyxy) or not len(racks):
         return []
-    owner = rack_owners(xyxy, racks, rack_quad)
+    owner = rack_owners(xyxy if member_xyxy is None else member_xyxy, racks, rack_quad)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     groups = []
     for rack in range(len(racks)):

@@ -6,7 +6,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_INDEX
 from vision.detections import Detections
-from vision.layout import LayoutParams, rebuild
+from vision.layout import LayoutParams, group, rebuild
 from vision.racks import tiles_on_rack_boxes
 
 
@@ -132,3 +132,17 @@ def test_a_rack_holding_two_tiles_a_tier_is_read_along_its_tiles_right() -> None
     xyxy, reading = _standing_tiers([2, 2], climb=12.0, step_up=50.0, seed=5)
     groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
     assert groups == [reading]
+
+
+def test_a_rack_tile_running_out_of_the_frame_stays_on_its_rack() -> None:
+    # Four tiles 40 x 60 on a rack whose box the frame cuts at x = 200; the last tile shows 16 px of 40.
+    boxes = np.array([[60, 100, 100, 160], [102, 100, 142, 160], [144, 100, 184, 160], [184, 100, 200, 160]],
+                     np.float32)
+    found = Detections(
+        xyxy=boxes, confidence=np.full(4, 0.9, np.float32),
+        rack_xyxy=np.array([[50, 90, 200, 190]], np.float32), rack_confidence=np.array([0.8], np.float32),
+    ).with_readings(np.array([[CLASS_INDEX[f"red_{k}"]] for k in (1, 2, 3, 4)]), np.full((4, 1), 0.99))
+    layout = group(found, image_size=(200, 300))
+    # Grown back to its size the cut tile would reach 24 px beyond the frame, 60 % out of the rack's box.
+    assert [sorted(p.index for p in rack) for rack in layout.racks] == [[0, 1, 2, 3]]
+    assert not layout.table

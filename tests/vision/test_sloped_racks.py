@@ -197,3 +197,4 @@ def test_level_rows_get_no_levelled_look() -> None:
     detector = _Levelled(tiles, np.zeros((0, 4)))
     detector.detect(np.zeros((600, 600, 3), np.uint8))
     assert detector.windows == [()]
+
