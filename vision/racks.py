@@ -623,8 +623,43 @@ def _split_tiers(points: np.ndarray, along: np.ndarray, up: np.ndarray, height: 
     if min(len(upper), len(lower)) >= 2:
         upper, lower, gap, _ = _widest_split(points, _shared_slope(points, along, normal, [upper, lower]), up)
     if gap > TIER_GAP * height:  # a rack has two tiers at most
-        return [upper, lower]
+        return _nearer_line(points, along, up, upper, lower)
     return [np.concatenate([upper, lower])]
+
+
+TIER_REFITS = 3
+"""Times the tiers' own lines are fitted again and the tiles put on the nearer (`_nearer_line`). Tuning
+renders (seeds 8100-8400): racks read wholly in their owner's order 75.1 -> 78.6 %, at an angle 64 -> 71 %,
+pairs of rack tiles in order 94.7 -> 95.2 %."""
+
+
+def _nearer_line(
+    points: np.ndarray, along: np.ndarray, up: np.ndarray, upper: np.ndarray, lower: np.ndarray
+) -> list[np.ndarray]:
+    """Two tiers, each tile on the tier whose own line (least squares across the rack's line, each tier
+    its own slope) passes nearer: seen at an angle a rack's tiers converge with perspective, and one cut
+    across the shared slope puts the tiles at the far end of one tier into the other."""
+    normal = np.array([-along[1], along[0]])
+    normal = normal if normal @ up >= 0 else -normal
+    lengthwise, across = points @ along, points @ normal
+    tiers = [upper, lower]
+    for _ in range(TIER_REFITS):
+        lines = []
+        for tier in tiers:
+            if len(tier) >= 3 and np.ptp(lengthwise[tier]) > 0:
+                lines.append(np.polyfit(lengthwise[tier], across[tier], 1))
+            else:
+                lines.append(np.array([0.0, float(across[tier].mean())]))
+        distance = np.abs(np.stack([np.polyval(line, lengthwise) for line in lines]) - across)
+        nearer = distance.argmin(axis=0)
+        fresh = [np.flatnonzero(nearer == 0), np.flatnonzero(nearer == 1)]
+        if min(len(t) for t in fresh) == 0:
+            break
+        if all(np.array_equal(np.sort(a), np.sort(b)) for a, b in zip(fresh, tiers, strict=True)):
+            break
+        tiers = fresh
+    upper_first = across[tiers[0]].mean() >= across[tiers[1]].mean()
+    return tiers if upper_first else tiers[::-1]
 
 
 def _rack_reading_order(

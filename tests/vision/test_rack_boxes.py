@@ -146,3 +146,17 @@ def test_a_rack_tile_running_out_of_the_frame_stays_on_its_rack() -> None:
     # Grown back to its size the cut tile would reach 24 px beyond the frame, 60 % out of the rack's box.
     assert [sorted(p.index for p in rack) for rack in layout.racks] == [[0, 1, 2, 3]]
     assert not layout.table
+
+
+def test_a_tile_cut_into_the_wrong_tier_goes_to_the_tier_whose_line_passes_nearer() -> None:
+    from vision.racks import _nearer_line
+
+    # Seen at an angle the tiers converge: the upper at y 100, the lower from 160 to 120 along the rack.
+    xs = np.arange(10) * 30.0
+    upper_tier = np.stack([xs, np.full(10, 100.0)], 1)
+    lower_tier = np.stack([xs, 160 - 4.5 * np.arange(10)], 1)
+    points = np.concatenate([upper_tier, lower_tier])
+    # A first cut that put the upper tier's last tile into the lower one:
+    upper, lower = np.arange(9), np.concatenate([[9], np.arange(10, 20)])
+    tiers = _nearer_line(points, np.array([1.0, 0.0]), np.array([0.0, -1.0]), upper, lower)
+    assert [sorted(t.tolist()) for t in tiers] == [list(range(10)), list(range(10, 20))]
