@@ -288,6 +288,34 @@ def sloping_line(points: np.ndarray) -> float | None:
     return slope if abs(slope) >= SLOPED_RACK_MIN_SLOPE else None
 
 
+def _sloping_lines(xyxy: np.ndarray, free: np.ndarray) -> list[tuple[np.ndarray, float]]:
+    """Clusters of the boxes `free` (indices) holding `SLOPED_RACK_MIN_TILES` or more that lie along a
+    sloping line (`sloping_line`), with its slope, the largest first."""
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    lines = []
+    for cluster in tile_clusters(xyxy[free]):
+        members = free[cluster]
+        slope = sloping_line(centres[members]) if len(members) >= SLOPED_RACK_MIN_TILES else None
+        if slope is not None:
+            lines.append((members, slope))
+    return sorted(lines, key=lambda line: -len(line[0]))
+
+
+def _levelled_window(points: np.ndarray, slope: float, side: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The 2x3 map from the frame into a window where `points` (tile centres along a line sloping `slope`
+    degrees) run level, turned about their middle, reaching `SLOPED_RACK_WINDOW_ALONG` tile sides (`side`
+    pixels) beyond their ends and `SLOPED_RACK_WINDOW_ACROSS` across; and the window's (width, height)."""
+    middle = points.mean(axis=0)
+    level = cv2.getRotationMatrix2D((float(middle[0]), float(middle[1])), slope, 1.0)
+    levelled = _mapped(points, level)
+    x1 = levelled[:, 0].min() - SLOPED_RACK_WINDOW_ALONG * side
+    y1 = levelled[:, 1].min() - SLOPED_RACK_WINDOW_ACROSS * side
+    width = int(levelled[:, 0].max() - x1 + SLOPED_RACK_WINDOW_ALONG * side)
+    height = int(levelled[:, 1].max() - y1 + SLOPED_RACK_WINDOW_ACROSS * side)
+    level[:, 2] -= (x1, y1)
+    return level, (width, height)
+
+
 def _corners(xyxy: np.ndarray) -> np.ndarray:
     """(n, 4, 2) corners of xyxy boxes, clockwise as seen from the top left."""
     x1, y1, x2, y2 = (xyxy[:, k] for k in range(4))
@@ -425,28 +453,15 @@ class TileDetector:
             return found
         centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
         side = float(np.sqrt(np.median((xyxy[free, 2:] - xyxy[free, :2]).prod(axis=1))))
-        lines = []
-        for cluster in tile_clusters(xyxy[free]):
-            members = free[cluster]
-            slope = sloping_line(centres[members]) if len(members) >= SLOPED_RACK_MIN_TILES else None
-            if slope is not None:
-                lines.append((members, slope))
-        lines.sort(key=lambda line: -len(line[0]))
+        part_middles = (rack_parts[:, :2] + rack_parts[:, 2:]) / 2
         quads, scores, boxes, box_scores = [], [], [], []
         taken = np.zeros(len(xyxy), bool)
-        for members, slope in lines[:RACK_LOOKS_AT_MOST]:
-            middle = centres[members].mean(axis=0)
-            level = cv2.getRotationMatrix2D((float(middle[0]), float(middle[1])), slope, 1.0)
-            levelled = _mapped(centres[members], level)
-            x1 = levelled[:, 0].min() - SLOPED_RACK_WINDOW_ALONG * side
-            y1 = levelled[:, 1].min() - SLOPED_RACK_WINDOW_ACROSS * side
-            width = int(levelled[:, 0].max() - x1 + SLOPED_RACK_WINDOW_ALONG * side)
-            height = int(levelled[:, 1].max() - y1 + SLOPED_RACK_WINDOW_ACROSS * side)
-            level[:, 2] -= (x1, y1)
-            if np.ptp(levelled[:, 1]) / side < SLOPED_RACK_MIN_TIERS_APART:
+        for members, slope in _sloping_lines(xyxy, free)[:RACK_LOOKS_AT_MOST]:
+            level, (width, height) = _levelled_window(centres[members], slope, side)
+            if np.ptp(_mapped(centres[members], level)[:, 1]) / side < SLOPED_RACK_MIN_TIERS_APART:
                 continue  # one row: no look (its rack would not be kept)
-            part_middles = _mapped((rack_parts[:, :2] + rack_parts[:, 2:]) / 2, level)
-            if not ((part_middles >= 0) & (part_middles < (width, height))).all(axis=1).any():
+            parts_seen = _mapped(part_middles, level)
+            if not ((parts_seen >= 0) & (parts_seen < (width, height))).all(axis=1).any():
                 continue  # no part of a rack in the window: no look
             view = cv2.warpAffine(image, level, (width, height), borderMode=cv2.BORDER_REFLECT)
             looked = self.detect_once(view)
@@ -463,7 +478,6 @@ class TileDetector:
                 across = np.ptp(_mapped(centres[standing], level)[:, 1]) / side
                 if across < SLOPED_RACK_MIN_TIERS_APART:  # one row: a set lying on the table, more often
                     continue
-                part_middles = (rack_parts[:, :2] + rack_parts[:, 2:]) / 2
                 hinted = share_inside_quads(np.concatenate([part_middles, part_middles + 1.0], axis=1),
                                             quad[None])[:, 0] > 0
                 if not hinted.any():  # the first look saw no part of a rack there
@@ -475,7 +489,7 @@ class TileDetector:
                 cut = ((tiles[:, 0] <= 1) | (tiles[:, 1] <= 1) | (tiles[:, 2] >= width - 1)
                        | (tiles[:, 3] >= height - 1))  # a tile cut by the window's edge is the first look's
                 on_it = on_rack_boxes(tiles, rack[None]) & ~cut
-                boxes.append(_corners(tiles[on_it]) @ back[:, :2].T + back[:, 2])
+                boxes.append(_mapped(_corners(tiles[on_it]), back))
                 box_scores.append(looked.confidence[on_it])
         if not quads:
             return found
