@@ -204,12 +204,6 @@ class Detections:
             return np.full((m, 4, 2), np.nan, np.float32)
         return self.rack_quad
 
-    def rack_shares(self, xyxy: np.ndarray) -> np.ndarray:
-        """(n, m) share of each box's area inside each rack: its box, or its corners where it slopes."""
-        if self.rack_xyxy is None:
-            return np.zeros((len(np.asarray(xyxy).reshape(-1, 4)), 0))
-        return rack_shares(xyxy, self.rack_xyxy, self.rack_quad)
-
     @property
     def is_read(self) -> np.ndarray:
         """(n,) bool: the tile's face was read (a classifier ran on it)."""
@@ -268,25 +262,26 @@ QUAD_SAMPLES = 5
 """A box's share inside a sloping rack is counted on a `QUAD_SAMPLES` x `QUAD_SAMPLES` lattice of points."""
 
 
+def inside_quads(points: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """(..., m) whether each point (..., 2) lies inside (or on) each convex quadrilateral (m, 4, 2), its
+    corners in order either way round."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    p = np.asarray(points, dtype=np.float64)[..., None, :]  # (..., 1, 2)
+    edges = np.roll(q, -1, axis=1) - q  # (m, 4, 2)
+    to_point = p[..., None, :] - q  # (..., m, 4, 2)
+    cross = edges[..., 0] * to_point[..., 1] - edges[..., 1] * to_point[..., 0]  # (..., m, 4)
+    return (cross >= 0).all(axis=-1) | (cross <= 0).all(axis=-1)
+
+
 def share_inside_quads(boxes: np.ndarray, quads: np.ndarray, grid: int = QUAD_SAMPLES) -> np.ndarray:
     """(n, m) share of each xyxy box's area inside each convex quadrilateral (m, 4, 2), corners in order
     either way round, counted on a `grid` x `grid` lattice of points inside the box."""
     a = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
-    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
     steps = (np.arange(grid) + 0.5) / grid
     xs = a[:, 0:1] + steps * (a[:, 2:3] - a[:, 0:1])
     ys = a[:, 1:2] + steps * (a[:, 3:4] - a[:, 1:2])
-    px = np.repeat(xs, grid, axis=1)[:, None, :]  # (n, 1, grid * grid)
-    py = np.tile(ys, (1, grid))[:, None, :]
-    start, end = q, np.roll(q, -1, axis=1)  # (m, 4, 2): each edge
-    sides = []
-    for k in range(4):
-        edge = (end[:, k] - start[:, k])[None, :, :, None]  # (1, m, 2, 1)
-        corner = start[None, :, k, :, None]
-        sides.append(edge[:, :, 0] * (py - corner[:, :, 1]) - edge[:, :, 1] * (px - corner[:, :, 0]))
-    cross = np.stack(sides)  # (4, n, m, points)
-    inside = (cross >= 0).all(axis=0) | (cross <= 0).all(axis=0)
-    return inside.mean(axis=2)
+    lattice = np.stack([np.repeat(xs, grid, axis=1), np.tile(ys, (1, grid))], axis=-1)  # (n, grid**2, 2)
+    return inside_quads(lattice, quads).mean(axis=1)
 
 
 def rack_shares(xyxy: np.ndarray, rack_xyxy: np.ndarray, rack_quad: np.ndarray | None = None) -> np.ndarray:

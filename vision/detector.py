@@ -19,9 +19,9 @@ from vision.detections import (
     Detections,
     box_iou,
     cut_by_frame,
+    inside_quads,
     rack_shares,
     share_inside,
-    share_inside_quads,
 )
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
 from vision.racks import RACK_MEMBER_OVERLAP
@@ -478,9 +478,7 @@ class TileDetector:
                 across = np.ptp(_mapped(centres[standing], level)[:, 1]) / side
                 if across < SLOPED_RACK_MIN_TIERS_APART:  # one row: a set lying on the table, more often
                     continue
-                hinted = share_inside_quads(np.concatenate([part_middles, part_middles + 1.0], axis=1),
-                                            quad[None])[:, 0] > 0
-                if not hinted.any():  # the first look saw no part of a rack there
+                if not inside_quads(part_middles, quad[None]).any():  # no part of a rack there at first
                     continue
                 taken |= standing
                 quads.append(quad)
@@ -520,9 +518,9 @@ class TileDetector:
         """`found` and the tiles a look at each rack's own region adds (see `RACK_LOOK_MARGIN`)."""
         height, width = image.shape[:2]
         added, added_scores = [], []
-        level = np.isnan(found.rack_quads()).any(axis=(1, 2))  # a sloping rack had its levelled look
+        upright = np.isnan(found.rack_quads()).any(axis=(1, 2))  # a sloping rack had its levelled look
         best_first = [k for k in np.argsort(-np.asarray(found.rack_confidence, np.float64), kind="stable")
-                      if level[k]]
+                      if upright[k]]
         for rack in np.asarray(found.rack_xyxy, np.float64)[best_first[:RACK_LOOKS_AT_MOST]]:
             x1, y1, x2, y2 = rack_look_window(rack, width, height)
             if x2 - x1 < 16 or y2 - y1 < 16:

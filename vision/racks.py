@@ -623,7 +623,7 @@ def _split_tiers(points: np.ndarray, along: np.ndarray, up: np.ndarray, height: 
     if min(len(upper), len(lower)) >= 2:
         upper, lower, gap, _ = _widest_split(points, _shared_slope(points, along, normal, [upper, lower]), up)
     if gap > TIER_GAP * height:  # a rack has two tiers at most
-        return _nearer_line(points, along, up, upper, lower)
+        return _nearer_line(points, along, normal, upper, lower)
     return [np.concatenate([upper, lower])]
 
 
@@ -634,13 +634,12 @@ pairs of rack tiles in order 94.7 -> 95.2 %."""
 
 
 def _nearer_line(
-    points: np.ndarray, along: np.ndarray, up: np.ndarray, upper: np.ndarray, lower: np.ndarray
+    points: np.ndarray, along: np.ndarray, normal: np.ndarray, upper: np.ndarray, lower: np.ndarray
 ) -> list[np.ndarray]:
-    """Two tiers, each tile on the tier whose own line (least squares across the rack's line, each tier
-    its own slope) passes nearer: seen at an angle a rack's tiers converge with perspective, and one cut
-    across the shared slope puts the tiles at the far end of one tier into the other."""
-    normal = np.array([-along[1], along[0]])
-    normal = normal if normal @ up >= 0 else -normal
+    """Two tiers, each tile on the tier whose own line (least squares across the rack's line `along`,
+    `normal` pointing up across it; each tier its own slope) passes nearer: seen at an angle a rack's
+    tiers converge with perspective, and one cut across the shared slope puts the tiles at the far end of
+    one tier into the other."""
     lengthwise, across = points @ along, points @ normal
     tiers = [upper, lower]
     for _ in range(TIER_REFITS):

@@ -158,5 +158,5 @@ def test_a_tile_cut_into_the_wrong_tier_goes_to_the_tier_whose_line_passes_neare
     points = np.concatenate([upper_tier, lower_tier])
     # A first cut that put the upper tier's last tile into the lower one:
     upper, lower = np.arange(9), np.concatenate([[9], np.arange(10, 20)])
-    tiers = _nearer_line(points, np.array([1.0, 0.0]), np.array([0.0, -1.0]), upper, lower)
+    tiers = _nearer_line(points, np.array([1.0, 0.0]), np.array([0.0, -1.0]), upper, lower)  # up: -y
     assert [sorted(t.tolist()) for t in tiers] == [list(range(10)), list(range(10, 20))]
