@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from assistant.tiles import CLASS_NAMES
+from datasets.glyphs import available_fonts
 from datasets.scene import SCENE_KINDS, SceneTruth, render_scene
 from datasets.tile_face import VARIANTS
 
@@ -241,7 +242,14 @@ def main(argv: list[str] | None = None) -> int:
         f"wrote {len(jobs)} scenes ({labelled} labelled tiles) to {out} in {elapsed:.1f}s "
         f"({len(jobs) / elapsed:.2f} scenes/s, {args.workers} workers)"
     )
+    print(f"numeral fonts on this machine: {', '.join(font_names())}")
     return 0
+
+
+def font_names() -> list[str]:
+    """The numeral fonts the renderer draws from here, by file name (or fallback): the same seed renders
+    other pixels where they differ (Debian's chromium brings fonts-liberation along)."""
+    return [Path(key).name for key in available_fonts()]
 
 
 if __name__ == "__main__":

@@ -232,6 +232,17 @@ def test_cli_output_does_not_depend_on_workers(tmp_path: Path) -> None:
     assert (tmp_path / "one" / "data.yaml").read_text().count("\n  ") == len(CLASS_NAMES)
 
 
+def test_the_cli_names_the_fonts_its_numerals_come_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datasets.render as render
+
+    monkeypatch.setattr(render, "available_fonts", lambda: ("/usr/share/fonts/x/Some-Bold.ttf", "hershey"))
+    assert render_main(["--out", str(tmp_path), "--count", "1", "--size", "160", "--quiet", "--sheet", "0",
+                        "--workers", "1"]) == 0
+    assert "numeral fonts on this machine: Some-Bold.ttf, hershey" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv",
     [["--count", "0"], ["--count", "2", "--workers", "0"], ["--count", "2", "--size", "50"]],
