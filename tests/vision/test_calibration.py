@@ -27,6 +27,7 @@ from vision.calibration import (
     model_versions,
     rows_in_photo,
     second_boxes,
+    table_min_score,
 )
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
@@ -407,6 +408,30 @@ def test_a_bare_table_that_gives_nothing_lowers_the_detector_threshold(
     lowered = _lower_min_score(reader, [np.zeros((40, 30, 3), np.uint8)], 0.4)
     assert lowered == pytest.approx(expected) if expected is not None else lowered is None
     assert reader.profile == "kept" and reader.asked == [LOWEST_MIN_SCORE] * 3  # photo, farther, closer
+
+
+@pytest.mark.parametrize(
+    "finds, reported, lowered, expected",
+    [
+        ([], 0, 0.2, 0.2),  # a bare table that gave the detector nothing
+        ([0.42], 0, 0.2, 0.2),  # the detector found the cloth, the classifier told it from tiles
+        ([0.42], 0, None, None),  # ... but at a lower score the reader reports some: the reader's own
+        ([0.42], 2, 0.2, 0.44),  # the reader reported the cloth's finds as tiles: just over them
+        ([0.5], 1, 0.2, None),  # ... unless that would cost tiles (MAX_MIN_SCORE)
+    ],
+)
+def test_the_tables_threshold_follows_what_the_reader_reported_on_the_bare_table(
+    finds: list[float], reported: int, lowered: float | None, expected: float | None
+) -> None:
+    asked: list[bool] = []
+
+    def lower() -> float | None:
+        asked.append(True)
+        return lowered
+
+    threshold = table_min_score(np.array(finds), reported, lower)
+    assert threshold == pytest.approx(expected) if expected is not None else threshold is None
+    assert asked == ([True] if reported == 0 or not finds else [])  # the lower look costs reads: only then
 
 
 def test_the_profile_threshold_is_the_detector_score_a_tile_needs(table: dict) -> None:
