@@ -6,11 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if [ ! -x /usr/bin/chromium ]; then
+if [ ! -x /usr/bin/chromium ] || [ ! -f /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf ]; then
   # The end-to-end browser test drives Debian's Chromium (playwright cannot download its own browser here).
+  # The renderer draws numerals in the machine's bold fonts (datasets/glyphs.py): Liberation is named, not
+  # left to chromium's recommends, so that every machine renders the tests' scenes alike.
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-liberation >/dev/null
 fi
 bash scripts/pg_cluster.sh install
 PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rummi-pg.XXXXXX")
