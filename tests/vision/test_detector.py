@@ -20,6 +20,7 @@ from vision.detector import (
     non_max_suppression,
     on_rack_boxes,
     rack_look_window,
+    sharper_boxes,
     shrink,
 )
 from vision.onnx_models import ModelLoadError, model_path
@@ -319,9 +320,28 @@ def test_a_rack_look_adds_only_new_whole_tiles_standing_on_the_rack() -> None:
     assert detector.looked_at == [(120, 600)]
     assert looked.xyxy.tolist() == [[110, 210, 140, 270], [210, 210, 240, 270]]  # best first
     assert looked.confidence.tolist() == pytest.approx([0.95, 0.3])
-    first.confidence[0] = 0.25  # the added tile now scores better: it comes first
-    assert detector._with_rack_looks(frame, first).confidence.tolist() == pytest.approx([0.3, 0.25])
     assert looked.rack_xyxy.tolist() == first.rack_xyxy.tolist()
+    first.confidence[0] = 0.25  # the rack look's box of that tile now scores better (0.9): it takes its place
+    sharper = detector._with_rack_looks(frame, first)
+    assert sharper.xyxy.tolist() == [[110, 210, 140, 270], [210, 210, 240, 270]]
+    assert sharper.confidence.tolist() == pytest.approx([0.9, 0.3])
+
+
+def test_a_later_looks_better_box_of_a_tile_replaces_the_first_looks() -> None:
+    found = Detections(
+        xyxy=np.array([[100, 100, 140, 150], [300, 100, 340, 150], [500, 100, 540, 150]], np.float32),
+        confidence=np.array([0.5, 0.6, 0.9], np.float32),
+    )
+    later = np.array([
+        [104, 102, 136, 150],  # the first tile, boxed closer (IoU 0.78), scored higher
+        [98, 100, 142, 160],  # the first tile again (IoU 0.77 with it): the closer box wins
+        [302, 100, 338, 150],  # the second tile, scored lower: stays as it was
+        [520, 100, 560, 150],  # half over the third (IoU 0.33): another tile, for `_with_new_tiles`
+    ], np.float32)
+    sharper = sharper_boxes(found, later, np.array([0.7, 0.8, 0.4, 0.95], np.float32))
+    assert sharper.xyxy.tolist() == [[500, 100, 540, 150], [104, 102, 136, 150], [300, 100, 340, 150]]
+    assert sharper.confidence.tolist() == pytest.approx([0.9, 0.7, 0.6])  # best first
+    assert sharper_boxes(found, later[2:3], np.array([0.4], np.float32)) is found  # nothing better
 
 
 def test_the_rack_look_finds_more_tiles_on_racks_seen_at_an_angle(detector: TileDetector) -> None:
