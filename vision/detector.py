@@ -545,7 +545,9 @@ class TileDetector:
         new_xyxy[:, [0, 2]] = new_xyxy[:, [0, 2]].clip(0, frame_w)
         new_xyxy[:, [1, 3]] = new_xyxy[:, [1, 3]].clip(0, frame_h)
         in_frame &= (new_xyxy[:, 2:] - new_xyxy[:, :2] >= 1).all(axis=1)
-        return self._with_new_tiles(grown, new_xyxy[in_frame], new_scores[in_frame])
+        new_xyxy, new_scores = new_xyxy[in_frame], new_scores[in_frame]
+        kept = non_max_suppression(new_xyxy, new_scores, self.iou)
+        return self._with_new_tiles(grown, new_xyxy[kept], new_scores[kept])
 
     def _with_rack_looks(self, image: np.ndarray, found: Detections) -> Detections:
         """`found` and the tiles a look at each rack's own region adds (see `RACK_LOOK_MARGIN`)."""
@@ -579,8 +581,6 @@ class TileDetector:
     def _with_new_tiles(self, found: Detections, boxes: np.ndarray, scores: np.ndarray) -> Detections:
         """`found` and those of a later look's tile `boxes` (frame pixels, after their own NMS) that no box
         of `found` overlaps `RACK_LOOK_NEW_IOU`, best first (`found`'s boxes are kept as they are)."""
-        kept = non_max_suppression(boxes, scores, self.iou)
-        boxes, scores = boxes[kept], scores[kept]
         if len(found) and len(boxes):
             new = box_iou(boxes, found.xyxy).max(axis=1) < RACK_LOOK_NEW_IOU
             boxes, scores = boxes[new], scores[new]
