@@ -170,6 +170,12 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
     return canvas, Letterbox(scale=scale, pad_x=left, pad_y=top)
 
 
+def detector_input(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """The detector's input for a BGR frame: letterboxed to `size`, RGB, 0-1, (1, 3, size, size)."""
+    boxed, geometry = letterbox(image, size)
+    return cv2.dnn.blobFromImage(boxed, scalefactor=1 / 255.0, swapRB=True), geometry
+
+
 def non_max_suppression(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
     """Indices of the boxes kept, best score first."""
     if len(xyxy) == 0:
@@ -430,9 +436,7 @@ class TileDetector:
         self.sloped_rack_look = True
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        boxed, geometry = letterbox(image, self.input_size)
-        tensor = cv2.dnn.blobFromImage(boxed, scalefactor=1 / 255.0, swapRB=True)
-        return tensor, geometry
+        return detector_input(image, self.input_size)
 
     def detect(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. A frame with few tiles

@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector import letterbox
+from vision.detector import detector_input
 from vision.training.detector import offline_environment
 
 
@@ -51,14 +51,8 @@ def frames_for_statistics(folder: Path, size: int, count: int) -> np.ndarray:
     paths = sorted(p for p in folder.rglob("*.jpg"))[:count]
     if not paths:
         raise SystemExit(f"no .jpg images under {folder}")
-    batch = []
-    for path in paths:
-        image = cv2.imread(str(path))
-        if image is None:
-            continue
-        boxed, _ = letterbox(image, size)
-        batch.append(cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1) / 255.0)
-    return np.asarray(batch, np.float32)
+    images = (cv2.imread(str(path)) for path in paths)
+    return np.concatenate([detector_input(image, size)[0] for image in images if image is not None])
 
 
 def recover(onnx_path: Path, images: Path, target: Path, yaml: str = "yolo11n.yaml", count: int = 64) -> Path:
@@ -94,28 +88,33 @@ def recover(onnx_path: Path, images: Path, target: Path, yaml: str = "yolo11n.ya
         raise SystemExit(f"{onnx_path}: weights with no place in {yaml}: {missing[:5]}")
 
     frames = torch.from_numpy(frames_for_statistics(images, imgsz, count))
-    sums: dict[str, list[torch.Tensor]] = {name: [] for name in convs}
+    # Per channel: count, sum and sum of squares of what each convolution puts out, over every frame.
+    moments: dict[str, list[torch.Tensor | int]] = {name: [0, 0.0, 0.0] for name in convs}
 
     def recorder(name: str):
         def hook(_module, _inputs, output):
-            sums[name].append(output.detach().transpose(0, 1).flatten(1).double())
+            seen = output.detach().transpose(0, 1).flatten(1).double()
+            moment = moments[name]
+            moment[0] += seen.shape[1]
+            moment[1] = moment[1] + seen.sum(dim=1)
+            moment[2] = moment[2] + (seen * seen).sum(dim=1)
 
         return hook
 
     model.eval()
     handles = [module.conv.register_forward_hook(recorder(name)) for name, module in convs.items()]
     with torch.no_grad():
-        reference = model(frames[:4])[0].numpy()
-        for start in range(0, len(frames), 8):
-            model(frames[start : start + 8])
+        outputs = [model(frames[start : start + 8])[0].numpy() for start in range(0, len(frames), 8)]
+    reference = outputs[0][:4]  # eval mode: a frame's output does not depend on its batch
     for handle in handles:
         handle.remove()
     with torch.no_grad():
         for name, module in convs.items():
-            seen = torch.cat(sums[name], dim=1)
+            n, total, squares = moments[name]
+            mean = (total / n).numpy()
+            var = ((squares - n * (total / n) ** 2) / (n - 1)).clamp(min=0.0).numpy()
             bn = module.bn
-            norm = unfolded_norm(bn.bias.numpy().astype(np.float64), seen.mean(dim=1).numpy(),
-                                 seen.var(dim=1).numpy(), bn.eps)
+            norm = unfolded_norm(bn.bias.numpy().astype(np.float64), mean, var, bn.eps)
             for key, value in norm.items():
                 getattr(bn, key).copy_(torch.from_numpy(value.astype(np.float32)))
         after = model(frames[:4])[0].numpy()
@@ -131,8 +130,7 @@ def recover(onnx_path: Path, images: Path, target: Path, yaml: str = "yolo11n.ya
     model.args = {"imgsz": imgsz, "task": "detect"}
     target.parent.mkdir(parents=True, exist_ok=True)
     torch.save(
-        {"model": model.float(), "train_args": {"imgsz": imgsz, "task": "detect"}, "epoch": -1,
-         "recovered_from": str(onnx_path)},
+        {"model": model.float(), "train_args": model.args, "epoch": -1, "recovered_from": str(onnx_path)},
         target,
     )
     print(f"recovered {onnx_path} -> {target} (largest output gap to ONNX {gap:.2e}, {len(frames)} frames)")
