@@ -124,7 +124,7 @@ def _looks_like_image(data: bytes) -> bool:
 
 
 def load_example_photo() -> bytes:
-    """The bundled example: a rendered table scene.
+    """The bundled example: a real photo of seven sets on a table (`vision/examples/ATTRIBUTION.md`).
 
     Raises:
         PhotoError: the example is not shipped.
