@@ -1,0 +1,487 @@
+"""The referee: follows a whole game from the tables a camera sees and judges every turn by itself.
+
+The camera sees the table, never the racks. Each settled table that differs from the last one reported
+ends the current seat's turn; a table that holds the same sets (tiles straightened, a hand that passed)
+is no turn. What can be judged from the table alone (CONTRACT.md, `watch`):
+
+- every set valid, and no more copies of a tile than the edition has;
+- no tile that was on the table is gone; a joker taken off a set is used on the table in the same turn
+  (000_*.txt section 4; the gentle-joker house rule lets it go back to the rack);
+- a seat's first play lays only new sets of new tiles worth the opening threshold and leaves the old
+  sets as they were (000_*.txt section 3);
+- a play adds at least one tile.
+
+An illegal turn stays that seat's turn until the table is legal again. Put back as it was, the turn is
+legal and passes (the preset's penalty is said: 000_*.txt section 4, "failed-move-penalty" house rule);
+mended into another legal table, that table is judged as the turn.
+
+A misread must not become an accusation: before a turn is called illegal, the doubtful tiles' runner-up
+readings are tried (a tile was on the table before, the edition's supply). A turn that is legal with a
+plausible other reading is called legal on that reading, and the call says which tile to check.
+
+Pure domain: tables come in as `SeenTile`s (a reading, its confidence and its runner-ups); the pixels
+stay in `vision.watch`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from assistant.errors import InputError
+from assistant.rules import STANDARD, Rules
+from assistant.sets import Reason
+from assistant.supply import SupplyError
+from assistant.table import check_table, count_problems
+from assistant.tiles import Tile, format_tiles
+from assistant.turn import TurnProblem, judge_turn
+
+Table = tuple[tuple[Tile, ...], ...]
+
+# What the camera can judge: the rack, the pool and the discard pile are out of its sight.
+_SEEN_PROBLEMS = frozenset({
+    TurnProblem.TILE_TAKEN,
+    TurnProblem.JOKER_NOT_REUSED,
+    TurnProblem.MANIPULATION_BEFORE_OPENING,
+    TurnProblem.OPENING_TOO_LOW,
+    TurnProblem.NO_OPENING_SET,
+    TurnProblem.SET_INVALID,
+    TurnProblem.TOO_MANY_COPIES,
+    TurnProblem.NO_RACK_TILE,
+})
+
+PLAY = "play"
+PUT_BACK = "put back"
+DREW = "drew"
+
+
+@dataclass(frozen=True)
+class SeenTile:
+    """One tile as the camera read it.
+
+    Attributes:
+        tile: the best reading.
+        confidence: its score (0-1).
+        alternatives: runner-up readings with their scores, best first (the best reading not among them).
+    """
+
+    tile: Tile
+    confidence: float = 1.0
+    alternatives: tuple[tuple[Tile, float], ...] = ()
+
+
+def seen_table(sets: Sequence[Sequence[Tile]]) -> list[list[SeenTile]]:
+    """Sure readings of a table typed or known (tests, the app's typed layouts)."""
+    return [[SeenTile(t) for t in s] for s in sets]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One judged turn, in the contract's shape (`to_json`).
+
+    `added` and `removed` are against the table at the previous call (or the start); `unsure` holds a
+    sentence for each tile the call rests on a doubtful reading of (tap the tile to settle it).
+    """
+
+    turn: int
+    seat: int
+    action: str
+    added: tuple[Tile, ...]
+    removed: tuple[Tile, ...]
+    legal: bool
+    reasons: tuple[str, ...]
+    table: Table
+    time_s: float = 0.0
+    frame: int = 0
+    unsure: tuple[str, ...] = ()
+    penalty_tiles: int = 0
+    overridden: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "seat": self.seat,
+            "time_s": round(self.time_s, 3),
+            "frame": self.frame,
+            "action": self.action,
+            "added": [str(t) for t in self.added],
+            "removed": [str(t) for t in self.removed],
+            "legal": self.legal,
+            "reasons": list(self.reasons),
+            "table": [[str(t) for t in s] for s in self.table],
+            "unsure": list(self.unsure),
+            "penalty_tiles": self.penalty_tiles,
+            "overridden": self.overridden,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Call:
+        """The call `to_json` wrote.
+
+        Raises:
+            NotationError: a token that is not a tile.
+        """
+        return cls(
+            turn=int(data["turn"]),
+            seat=int(data["seat"]),
+            action=str(data["action"]),
+            added=tuple(Tile.parse(t) for t in data["added"]),
+            removed=tuple(Tile.parse(t) for t in data["removed"]),
+            legal=bool(data["legal"]),
+            reasons=tuple(data["reasons"]),
+            table=_parse_tokens(data["table"]),
+            time_s=float(data.get("time_s", 0.0)),
+            frame=int(data.get("frame", 0)),
+            unsure=tuple(data.get("unsure", ())),
+            penalty_tiles=int(data.get("penalty_tiles", 0)),
+            overridden=bool(data.get("overridden", False)),
+        )
+
+    def describe(self, rules: Rules = STANDARD) -> str:
+        """One line for a person: `Turn 3 · seat 2 · played r5 r6 r7 · legal`."""
+        if self.action == DREW:
+            return f"Turn {self.turn} · seat {self.seat} · drew a tile"
+        parts = [f"Turn {self.turn} · seat {self.seat}"]
+        if self.action == PUT_BACK:
+            parts.append("put the table back")
+        else:
+            if self.added:
+                parts.append(f"played {format_tiles(list(self.added))}")
+            if self.removed:
+                parts.append(f"took {format_tiles(list(self.removed))}")
+        verdict = "legal" if self.legal else "NOT legal: " + "; ".join(self.reasons)
+        if self.legal and self.reasons:
+            verdict += " (" + "; ".join(self.reasons) + ")"
+        parts.append(verdict)
+        line = " · ".join(parts)
+        if self.unsure:
+            line += " · check: " + "; ".join(self.unsure)
+        return line
+
+
+def _table(sets: Any) -> Table:
+    return tuple(tuple(s) for s in sets)
+
+
+def _set_key(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    # As the turn judge compares sets: order matters only where a joker's place decides what it stands for.
+    if any(t.is_joker for t in tiles):
+        return tuple(tiles)
+    return tuple(sorted(tiles))
+
+
+def same_sets(a: Sequence[Sequence[Tile]], b: Sequence[Sequence[Tile]]) -> bool:
+    """The two tables hold the same sets (where they lie and the order sets are listed in aside)."""
+    return Counter(_set_key(s) for s in a) == Counter(_set_key(s) for s in b)
+
+
+def _tiles(table: Sequence[Sequence[Tile]]) -> Counter[Tile]:
+    return Counter(t for s in table for t in s)
+
+
+@dataclass(frozen=True)
+class TableJudgement:
+    """What the table alone says of a turn: `legal`, the reasons (sentences naming the tiles)."""
+
+    legal: bool
+    reasons: tuple[str, ...]
+
+
+def judge_table_turn(
+    before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], opened: bool, rules: Rules = STANDARD
+) -> TableJudgement:
+    """Judge a turn from the tables alone: every tile new on the table is taken to come from the rack."""
+    added = _tiles(after) - _tiles(before)
+    try:
+        verdict = judge_turn(before, after, list(added.elements()), opened, rules)
+    except SupplyError:
+        # More copies on the table than the box holds: say so, with whatever else is wrong with the sets.
+        reasons = list(count_problems((t for s in after for t in s), rules))
+        table = check_table(after, rules)
+        reasons += [
+            f"set {i} ({format_tiles(v.tiles)}) is left invalid: {v.reason}"
+            for i, v in enumerate(table.sets, start=1) if not v.valid
+        ]
+        return TableJudgement(False, tuple(reasons))
+    reasons = tuple(r.text for r in verdict.reasons if _seen(r))
+    return TableJudgement(not reasons, reasons)
+
+
+def _seen(reason: Reason) -> bool:
+    return reason.code in _SEEN_PROBLEMS
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A table read one way: the tiles, and the sentences for readings taken over the best one."""
+
+    table: Table
+    unsure: tuple[str, ...] = ()
+
+
+@dataclass
+class Referee:
+    """Follows a game: feed it each settled table (`observe`), the draws (`drew`) and overrides.
+
+    Args:
+        rules: the preset (and house rules).
+        players: seats at the table, numbered from 1.
+        first_seat: the seat that plays first.
+        doubt_below: a reading under this confidence is doubtful: its runner-ups are tried before a turn
+            is called illegal.
+        min_alternative: a runner-up reading scored under this is never taken instead.
+    """
+
+    rules: Rules = STANDARD
+    players: int = 2
+    first_seat: int = 1
+    doubt_below: float = 0.9
+    min_alternative: float = 0.02
+    seat: int = field(init=False)
+    started: bool = field(default=False, init=False)
+    legal_table: Table = field(default=(), init=False)
+    reported_table: Table = field(default=(), init=False)
+    opened: set[int] = field(default_factory=set, init=False)
+    pending: bool = field(default=False, init=False)
+    history: list[Call] = field(default_factory=list, init=False)
+    _states: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.players < 1:
+            raise RefereeError(f"a game needs at least one player, not {self.players}")
+        if not 1 <= self.first_seat <= self.players:
+            raise RefereeError(f"the first seat must be 1 to {self.players}, not {self.first_seat}")
+        self.seat = self.first_seat
+
+    # -- the game's flow -------------------------------------------------------------------------------
+
+    def start(self, table: Sequence[Sequence[Tile]]) -> None:
+        """The first settled table: the start, not a turn. A table with sets on it is a game under way,
+        where every seat is taken to have made its opening meld."""
+        self.started = True
+        self.legal_table = self.reported_table = _table(table)
+        self.opened = set(range(1, self.players + 1)) if any(table) else set()
+
+    def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0) -> Call | None:
+        """A settled table. Returns the call when it ends a turn, None when it is the start or the same
+        sets as the last call's table."""
+        best = _table((s.tile for s in tiles) for tiles in seen)
+        if not self.started:
+            self.start(best)
+            return None
+        if same_sets(best, self.reported_table):
+            return None
+        reading = self._reading_for(seen)
+        if same_sets(reading.table, self.reported_table):
+            # Only a doubtful tile differs from the table as it was: no turn.
+            return None
+        self._push_state()
+        if self.pending and same_sets(reading.table, self.legal_table):
+            penalty = self.rules.failed_move_penalty_tiles
+            noun = "tile" if penalty == 1 else "tiles"
+            call = self._call(
+                PUT_BACK, reading, True,
+                (f"the table is back as it was: seat {self.seat} draws {penalty} penalty {noun}",),
+                time_s, frame, penalty_tiles=penalty,
+            )
+            self.reported_table = reading.table
+            self._pass_turn()
+            return self._record(call)
+        judgement = judge_table_turn(self.legal_table, reading.table, self.seat in self.opened, self.rules)
+        call = self._call(PLAY, reading, judgement.legal, judgement.reasons, time_s, frame)
+        self.reported_table = reading.table
+        if judgement.legal:
+            self._accept(reading.table)
+        else:
+            self.pending = True
+        return self._record(call)
+
+    def drew(self, time_s: float = 0.0, frame: int = 0) -> Call:
+        """The seat drew a tile (the camera cannot see it): the turn passes.
+
+        Raises:
+            RefereeError: the table is not legal (the seat must put it back or mend it first).
+        """
+        if self.pending:
+            raise RefereeError(
+                f"seat {self.seat}'s table is not legal: put it back as it was (or mend it) before drawing"
+            )
+        self._push_state()
+        call = Call(self._next_turn(), self.seat, DREW, (), (), True, (), self.reported_table, time_s, frame)
+        self._pass_turn()
+        return self._record(call)
+
+    def override(self, legal: bool) -> Call:
+        """A person's correction of the last call: it was (not) legal.
+
+        Raises:
+            RefereeError: there is no call to correct, or the last call was a draw.
+        """
+        if not self.history or self.history[-1].action == DREW:
+            raise RefereeError("there is no judged turn to correct")
+        last = self.history[-1]
+        if last.legal == legal:
+            return last
+        self._restore_state(self._states[-1])
+        self.reported_table = last.table
+        fixed = replace(last, legal=legal, overridden=True,
+                        reasons=last.reasons + (f"called {'legal' if legal else 'not legal'} by a person",))
+        if legal:
+            self._accept(last.table)
+        else:
+            self.pending = True
+        self.history[-1] = fixed
+        return fixed
+
+    # -- internals ---------------------------------------------------------------------------------------
+
+    def _reading_for(self, seen: Sequence[Sequence[SeenTile]]) -> _Reading:
+        """The reading to judge: the best one, unless that is illegal and a plausible other is legal."""
+        best = _Reading(_table((s.tile for s in tiles) for tiles in seen))
+        if self.pending and same_sets(best.table, self.legal_table):
+            return best
+        opened = self.seat in self.opened
+        if judge_table_turn(self.legal_table, best.table, opened, self.rules).legal:
+            return best
+        doubtful = sorted(
+            ((i, j, t) for i, tiles in enumerate(seen) for j, t in enumerate(tiles)
+             if t.confidence < self.doubt_below
+             and any(score >= self.min_alternative for _, score in t.alternatives)),
+            key=lambda item: item[2].confidence,
+        )[:8]
+        # A doubtful tile read as one that was on the table before, or that puts the table back as it
+        # was, is tried first: the game itself says what it is likely to be.
+        options: list[tuple[float, _Reading]] = []
+        for size in (1, 2):
+            for chosen in itertools.combinations(doubtful, size):
+                choices = [
+                    [(alt, score) for alt, score in t.alternatives[:3] if score >= self.min_alternative]
+                    for _, _, t in chosen
+                ]
+                for picks in itertools.product(*choices):
+                    table = [list(s) for s in best.table]
+                    for (i, j, _), (alt, _) in zip(chosen, picks, strict=True):
+                        table[i][j] = alt
+                    candidate = _table(table)
+                    fits = (self.pending and same_sets(candidate, self.legal_table)) or judge_table_turn(
+                        self.legal_table, candidate, opened, self.rules
+                    ).legal
+                    if not fits:
+                        continue
+                    weight = 1.0
+                    for (_, _, t), (_, score) in zip(chosen, picks, strict=True):
+                        weight *= score / max(t.confidence, 1e-6)
+                    unsure = tuple(
+                        f"{t.tile} read with {t.confidence:.0%} confidence, taken as {alt} "
+                        f"({score:.0%}): as {t.tile} the turn would not be legal"
+                        for (_, _, t), (alt, score) in zip(chosen, picks, strict=True)
+                    )
+                    options.append((weight, _Reading(candidate, unsure)))
+            if options:
+                break
+        if options:
+            return max(options, key=lambda o: o[0])[1]
+        unsure = tuple(
+            f"{t.tile} read with {t.confidence:.0%} confidence: check it" for _, _, t in doubtful
+            if t.tile in (_tiles(best.table) - _tiles(self.legal_table))
+        )
+        return _Reading(best.table, unsure)
+
+    def _call(self, action: str, reading: _Reading, legal: bool, reasons: Sequence[str], time_s: float,
+              frame: int, penalty_tiles: int = 0) -> Call:
+        before, after = _tiles(self.reported_table), _tiles(reading.table)
+        return Call(
+            turn=self._next_turn(),
+            seat=self.seat,
+            action=action,
+            added=tuple(sorted((after - before).elements())),
+            removed=tuple(sorted((before - after).elements())),
+            legal=legal,
+            reasons=tuple(reasons),
+            table=reading.table,
+            time_s=time_s,
+            frame=frame,
+            unsure=reading.unsure,
+            penalty_tiles=penalty_tiles,
+        )
+
+    def _next_turn(self) -> int:
+        return len(self.history) + 1
+
+    def _accept(self, table: Table) -> None:
+        if not same_sets(table, self.legal_table):
+            self.opened.add(self.seat)
+        self.legal_table = table
+        self._pass_turn()
+
+    def _pass_turn(self) -> None:
+        self.pending = False
+        self.seat = self.seat % self.players + 1
+
+    def _record(self, call: Call) -> Call:
+        self.history.append(call)
+        return call
+
+    def _push_state(self) -> None:
+        self._states.append(self._state())
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "legal_table": _tokens(self.legal_table),
+            "reported_table": _tokens(self.reported_table),
+            "opened": sorted(self.opened),
+            "pending": self.pending,
+        }
+
+    def _restore_state(self, state: dict[str, Any]) -> None:
+        self.seat = int(state["seat"])
+        self.legal_table = _parse_tokens(state["legal_table"])
+        self.reported_table = _parse_tokens(state["reported_table"])
+        self.opened = set(state["opened"])
+        self.pending = bool(state["pending"])
+
+    # -- keeping a game across restarts ---------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to resume the game (`Referee.from_json`)."""
+        return {
+            "players": self.players,
+            "first_seat": self.first_seat,
+            "started": self.started,
+            "state": self._state(),
+            "states": self._states,
+            "history": [c.to_json() for c in self.history],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], rules: Rules = STANDARD) -> Referee:
+        """The referee `to_json` saved, under `rules`.
+
+        Raises:
+            RefereeError: the saved game is not readable.
+        """
+        try:
+            referee = cls(rules, int(data["players"]), int(data["first_seat"]))
+            referee.started = bool(data["started"])
+            referee._restore_state(data["state"])
+            referee._states = list(data["states"])
+            referee.history = [Call.from_json(c) for c in data["history"]]
+        except (KeyError, TypeError, ValueError) as error:
+            raise RefereeError(f"the saved referee game cannot be read: {error}") from error
+        return referee
+
+
+class RefereeError(InputError):
+    """A tap or a saved game the referee cannot take (the message says why)."""
+
+
+def _tokens(table: Table) -> list[list[str]]:
+    return [[str(t) for t in s] for s in table]
+
+
+def _parse_tokens(sets: Sequence[Sequence[str]]) -> Table:
+    return tuple(tuple(Tile.parse(t) for t in s) for s in sets)

@@ -1,0 +1,249 @@
+"""The referee's judgement of whole games from the table alone (CONTRACT.md `watch`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.referee import PUT_BACK, Call, Referee, RefereeError, SeenTile, seen_table
+from assistant.rules import find_preset
+from assistant.tiles import Tile, parse_layout, parse_tiles
+
+T = Tile.parse
+
+
+def table(text: str) -> list[list[SeenTile]]:
+    return seen_table(parse_layout(text)) if text else []
+
+
+def tokens(tiles: tuple[Tile, ...]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+def test_the_first_settled_table_is_the_start_not_a_turn() -> None:
+    referee = Referee(players=2)
+    assert referee.observe(table("")) is None
+    assert referee.history == []
+    assert referee.seat == 1
+
+
+def test_seats_play_in_order_and_a_legal_opening_passes_the_turn() -> None:
+    referee = Referee(players=3, first_seat=2)
+    referee.observe(table(""))
+    call = referee.observe(table("r10 r11 r12"), time_s=4.0, frame=40)
+    assert call is not None
+    assert (call.turn, call.seat, call.action, call.legal) == (1, 2, "play", True)
+    assert tokens(call.added) == ["r10", "r11", "r12"] and call.removed == ()
+    assert (call.time_s, call.frame) == (4.0, 40)
+    assert referee.seat == 3
+
+
+def test_the_same_sets_straightened_or_listed_in_another_order_are_no_turn() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    referee.observe(table("k10 k11 k12 | b13 r13 o13"))
+    assert referee.observe(table("o13 r13 b13 | k10 k11 k12")) is None
+    assert len(referee.history) == 1 and referee.seat == 2
+
+
+# 000_*.txt section 3: the opening meld is worth 30 points or more, from the rack alone.
+def test_an_opening_under_the_threshold_is_illegal_and_stays_the_seats_turn_until_put_back() -> None:
+    referee = Referee(rules=find_preset("standard"))
+    referee.observe(table(""))
+    bad = referee.observe(table("r1 r2 r3"))
+    assert bad is not None and not bad.legal and bad.seat == 1
+    assert any("worth 6 points" in r for r in bad.reasons)
+    assert referee.seat == 1
+    back = referee.observe(table(""))
+    assert back is not None
+    assert (back.action, back.legal, back.seat) == (PUT_BACK, True, 1)
+    assert tokens(back.removed) == ["r1", "r2", "r3"] and back.added == ()
+    assert back.penalty_tiles == 1 and "penalty" in back.reasons[0]
+    assert referee.seat == 2
+    assert 1 not in referee.opened
+
+
+def test_a_house_rule_penalty_is_said_when_the_table_is_put_back() -> None:
+    referee = Referee(rules=find_preset("standard+failed-move-penalty"))
+    referee.observe(table("k1 k2 k3"))
+    referee.observe(table("k1 k2 k3 | r5 r6"))
+    back = referee.observe(table("k1 k2 k3"))
+    assert back is not None and back.penalty_tiles == 3 and "3 penalty tiles" in back.reasons[0]
+
+
+def test_an_illegal_turn_mended_into_a_legal_table_is_judged_as_the_turn() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    bad = referee.observe(table("r10 r11 r12 | k5 k6"))
+    assert bad is not None and not bad.legal
+    assert any("set 2 (k5 k6)" in r for r in bad.reasons)
+    mended = referee.observe(table("r10 r11 r12 | k5 k6 k7"))
+    assert mended is not None and mended.legal and mended.action == "play" and mended.seat == 1
+    assert tokens(mended.added) == ["k7"]  # against the table at the previous call
+    assert referee.seat == 2
+
+
+def test_a_tile_taken_off_the_table_is_named() -> None:
+    referee = Referee()
+    referee.observe(table("k10 k11 k12 k13 | b9 b10 b11"))
+    call = referee.observe(table("k10 k11 k12 | b9 b10 b11 | r1 r2 r3"))
+    assert call is not None and not call.legal
+    assert any("black 13 was taken off the table" in r for r in call.reasons)
+    assert tokens(call.removed) == ["k13"]
+
+
+# 000_*.txt section 4: a joker retrieved from the table must be played in the same turn.
+def test_a_joker_taken_must_be_used_on_the_table_unless_the_gentle_joker_rule_is_played() -> None:
+    start, after = "r5 J r7 | b1 b2 b3", "r5 r6 r7 | b1 b2 b3"
+    strict = Referee()
+    strict.observe(table(start))
+    call = strict.observe(table(after))
+    assert call is not None and not call.legal and any("joker" in r for r in call.reasons)
+    gentle = Referee(rules=find_preset("standard+gentle-joker"))
+    gentle.observe(table(start))
+    call = gentle.observe(table(after))
+    assert call is not None and call.legal
+    reused = Referee()
+    reused.observe(table(start))
+    call = reused.observe(table("r5 r6 r7 | b1 b2 b3 J"))
+    assert call is not None and call.legal
+
+
+def test_a_first_play_that_changes_old_sets_is_illegal_and_a_later_one_is_fine() -> None:
+    referee = Referee(players=2)
+    referee.observe(table(""))
+    assert referee.observe(table("k10 k11 k12")).legal  # seat 1 opens
+    call = referee.observe(table("k9 k10 k11 k12"))  # seat 2 has not opened
+    assert call is not None and not call.legal and any("before the opening meld" in r for r in call.reasons)
+    referee.observe(table("k10 k11 k12"))  # put back
+    assert referee.seat == 1
+    call = referee.observe(table("k9 k10 k11 k12"))  # seat 1 has opened
+    assert call is not None and call.legal
+
+
+def test_a_game_under_way_at_the_start_counts_every_seat_as_opened() -> None:
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12"))
+    call = referee.observe(table("k9 k10 k11 k12"))
+    assert call is not None and call.legal
+
+
+def test_more_copies_than_the_edition_has_is_illegal() -> None:
+    referee = Referee()
+    referee.observe(table("r5 b5 k5 | r5 o5 b5"))
+    call = referee.observe(table("r5 b5 k5 | r5 o5 b5 | r5 r6 r7"))
+    assert call is not None and not call.legal
+    assert any("3 red 5s" in r for r in call.reasons)
+
+
+def test_a_play_that_adds_no_tile_is_illegal() -> None:
+    referee = Referee()
+    referee.observe(table("r3 r4 r5 r6 r7 r8"))
+    call = referee.observe(table("r3 r4 r5 | r6 r7 r8"))
+    assert call is not None and not call.legal
+    assert any("no tile from the rack" in r for r in call.reasons)
+
+
+def doubtful(token: str, confidence: float, *alternatives: tuple[str, float]) -> SeenTile:
+    return SeenTile(T(token), confidence, tuple((T(a), s) for a, s in alternatives))
+
+
+def test_a_doubtful_reading_that_would_make_a_turn_illegal_is_read_as_its_legal_runner_up() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    seen = [[SeenTile(T("r10")), SeenTile(T("r11")), doubtful("k12", 0.55, ("r12", 0.4))]]
+    call = referee.observe(seen)
+    assert call is not None and call.legal
+    assert tokens(call.added) == ["r10", "r11", "r12"]
+    assert call.unsure and "k12" in call.unsure[0] and "r12" in call.unsure[0]
+
+
+def test_a_sure_reading_is_not_excused_by_a_faint_runner_up() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    seen = [[SeenTile(T("r10")), SeenTile(T("r11")), doubtful("k12", 0.97, ("r12", 0.02))]]
+    call = referee.observe(seen)
+    assert call is not None and not call.legal
+
+
+def test_a_tile_that_was_on_the_table_read_with_doubt_is_not_an_accusation() -> None:
+    referee = Referee()
+    referee.observe(table("k7 k8 k9"))
+    # The old set's k7 now reads r7 with doubt: taken as k7, the table is as it was: no turn.
+    seen = [[doubtful("r7", 0.6, ("k7", 0.35)), SeenTile(T("k8")), SeenTile(T("k9"))]]
+    assert referee.observe(seen) is None
+    assert referee.history == []
+
+
+def test_an_illegal_turn_with_a_doubtful_added_tile_asks_to_check_it() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    seen = [[SeenTile(T("r1")), SeenTile(T("r2")), doubtful("r3", 0.6, ("o3", 0.3))]]
+    call = referee.observe(seen)
+    assert call is not None and not call.legal
+    assert call.unsure and "r3" in call.unsure[0]
+
+
+def test_drew_passes_the_turn_and_is_refused_while_the_table_is_illegal() -> None:
+    referee = Referee(players=2)
+    referee.observe(table(""))
+    call = referee.drew(time_s=3.0)
+    assert (call.action, call.seat, referee.seat) == ("drew", 1, 2)
+    referee.observe(table("r1 r2 r3"))
+    with pytest.raises(RefereeError, match="put it back"):
+        referee.drew()
+
+
+def test_an_override_makes_a_wrong_call_right_and_the_game_goes_on_from_it() -> None:
+    referee = Referee(players=2)
+    referee.observe(table(""))
+    referee.observe(table("r1 r2 r3"))
+    assert referee.seat == 1
+    fixed = referee.override(legal=True)
+    assert fixed.legal and fixed.overridden and referee.seat == 2 and 1 in referee.opened
+    undone = referee.override(legal=False)
+    assert not undone.legal and referee.seat == 1 and referee.pending
+
+
+def test_a_saved_game_resumes_where_it_stopped() -> None:
+    referee = Referee(players=3)
+    referee.observe(table(""))
+    referee.observe(table("r10 r11 r12"))
+    referee.observe(table("r10 r11 r12 | k1 k2"))
+    saved = referee.to_json()
+    resumed = Referee.from_json(saved)
+    assert resumed.history == referee.history
+    assert (resumed.seat, resumed.pending, resumed.opened) == (2, True, {1})
+    back = resumed.observe(table("r10 r11 r12"))
+    assert back is not None and back.action == PUT_BACK and resumed.seat == 3
+    assert Call.from_json(back.to_json()) == back
+
+
+BROKEN_STATE = {
+    "players": 2, "first_seat": 1, "started": True, "state": {"seat": 1}, "states": [], "history": []
+}
+
+
+@pytest.mark.parametrize("saved", [{}, {"players": "two"}, BROKEN_STATE])
+def test_an_unreadable_saved_game_is_a_clear_error(saved: dict) -> None:
+    with pytest.raises(RefereeError, match="cannot be read"):
+        Referee.from_json(saved)
+
+
+def test_a_bad_seat_is_refused() -> None:
+    with pytest.raises(RefereeError, match="first seat"):
+        Referee(players=2, first_seat=3)
+
+
+def test_the_call_in_the_contracts_json_shape() -> None:
+    referee = Referee()
+    referee.observe(table(""))
+    call = referee.observe(table("o9 o10 o11 o12"), time_s=1.25, frame=5)
+    data = call.to_json()
+    assert {k: data[k] for k in ("turn", "seat", "time_s", "frame", "action", "added", "removed", "legal",
+                                 "reasons", "table")} == {
+        "turn": 1, "seat": 1, "time_s": 1.25, "frame": 5, "action": "play",
+        "added": ["o9", "o10", "o11", "o12"], "removed": [], "legal": True, "reasons": [],
+        "table": [["o9", "o10", "o11", "o12"]],
+    }
+    assert "Turn 1 · seat 1 · played o9 o10 o11 o12 · legal" == call.describe()
+    assert parse_tiles("o9 o10") == [T("o9"), T("o10")]
