@@ -69,6 +69,11 @@ agrees 0.96-1.0 in number and 1.0 in colour (held-out inks and narrow fonts rend
 rummy-4; rummy-2, whose black row is labelled blue, 0.76 in colour); 300 shuffles of it (same row lengths)
 agree at most 0.22 in number and 0.44 in colour (mean 0.07 and 0.23): a third for the colour too would let
 some through."""
+ROW_READS_AS = 2 / 3
+"""A row of one colour "reads as" another colour when at least this share of its tiles read in that colour.
+A tile photo whose rows read as the layout's colours in another order (rows blue, red, orange, black laid
+for black, blue, red, orange: real-dev rummy-2, -3 and -4, every tile of the four rows) is refused
+(`check_row_order`); a misread ink (cyan read as black) reads one colour for two rows, not another order."""
 SURE_READ_ABOVE = 0.9
 SURE_NOT_A_TILE_BELOW = 0.2
 MOST_SURE_TILES_ON_BARE_TABLE = 2
@@ -552,10 +557,12 @@ def check_readings(
     """Refuse a photo whose tiles read so unlike the layout that it cannot be that layout
     (`LEAST_SAME_NUMBER`, `LEAST_SAME_COLOUR`). `readings`: what each detection reads as (None: unread);
     `pairs`: (detection, the layout's tile), in the layout's reading order. A joker's number and colour are
-    its own: a joker agrees with a joker only.
+    its own: a joker agrees with a joker only. A photo that could be its layout is then checked for rows
+    in another order (`check_row_order`).
 
     Raises:
         CalibrationError: the message gives both counts and the first tile that reads otherwise.
+        RowOrderError: rows read as the layout's colours in another order.
     """
     read = [readings[i] for i, _ in pairs]
     wanted = [t for _, t in pairs]
@@ -563,6 +570,7 @@ def check_readings(
     same_colour = sum(r is not None and r.color == t.color for r, t in zip(read, wanted, strict=True))
     total = len(pairs)
     if same_number >= LEAST_SAME_NUMBER * total or same_colour >= LEAST_SAME_COLOUR * total:
+        check_row_order(readings, pairs, layout)
         return
     places = [(row, place) for row, tiles in enumerate(layout, start=1) for place in range(1, len(tiles) + 1)]
     first = next(k for k, (r, t) in enumerate(zip(read, wanted, strict=True)) if r != t)
@@ -572,6 +580,56 @@ def check_readings(
         f"its tiles read as other tiles: {same_number} of {total} with the layout's number, {same_colour} "
         f"with its colour (row {row}, tile {place} {reading}, the layout says {wanted[first]})"
     )
+
+
+class RowOrderError(CalibrationError):
+    """A tile photo whose rows lie in another order than its layout's (`check_row_order`)."""
+
+
+def check_row_order(
+    readings: Sequence[Tile | None], pairs: Sequence[tuple[int, Tile]], layout: list[list[Tile]]
+) -> None:
+    """Refuse a photo whose rows of one colour read as the layout's colours in another order: two or more
+    rows each read as another colour (`ROW_READS_AS`), and those colours are the ones the same rows should
+    have, shuffled (the rows swapped or turned round). `readings` and `pairs` as in `check_readings`; rows
+    of jokers or of mixed colours are left out. An edition whose ink reads as another colour (cyan as
+    black) gives that colour to rows that should have it already: no other order, not refused here.
+
+    Raises:
+        RowOrderError: the message names each row out of place and the colour it reads as.
+    """
+    start = 0
+    wrong: list[tuple[int, Color, Color]] = []  # (row from 1, the layout's colour, the colour it reads as)
+    for number, row in enumerate(layout, start=1):
+        found = [readings[i] for i, _ in pairs[start : start + len(row)]]
+        start += len(row)
+        colours = {t.color for t in row}
+        if len(colours) != 1 or None in colours or len(found) != len(row):
+            continue
+        (colour,) = colours
+        counts: dict[Color, int] = {}
+        for tile in found:
+            if tile is not None and tile.color is not None:
+                counts[tile.color] = counts.get(tile.color, 0) + 1
+        if not counts:
+            continue
+        most = max(counts, key=lambda c: counts[c])
+        if most is not colour and counts[most] >= ROW_READS_AS * len(row):
+            wrong.append((number, colour, most))  # type: ignore[arg-type]
+    if len(wrong) < 2 or sorted(c.value for _, c, _ in wrong) != sorted(c.value for _, _, c in wrong):
+        return
+    rows = ", ".join(
+        f"row {number} ({COLOR_NAMES[COLORS.index(should)]}) reads as {COLOR_NAMES[COLORS.index(reads)]}"
+        for number, should, reads in wrong
+    )
+    if layout == STANDARD_LAYOUT:
+        order = (
+            "lay the rows black, blue, red, orange, each 1 to 13, then the jokers, or give --layout with "
+            "the rows as they lie"
+        )
+    else:
+        order = "lay the rows as the layout says, or give the layout with the rows as they lie"
+    raise RowOrderError(f"its rows are in another order: {rows}; {order}")
 
 
 def sure_tiles(reader: object, frame: np.ndarray) -> int:

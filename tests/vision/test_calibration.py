@@ -5,24 +5,28 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
+from unittest import mock
 
 import cv2
 import numpy as np
 import pytest
 
 from assistant.cli import main
-from assistant.tiles import COLORS, Color, Tile, class_id, parse_layout
+from assistant.tiles import COLORS, JOKER, Color, Tile, class_id, parse_layout
 from vision.calibration import (
     LOWEST_MIN_SCORE,
     STANDARD_LAYOUT,
     BareTableError,
     CalibrationError,
+    RowOrderError,
     _lower_min_score,
     calibrate,
     check_bare_tables,
     check_readings,
+    check_row_order,
     match_layout,
     model_versions,
     rows_in_photo,
@@ -121,10 +125,38 @@ def test_a_photo_that_does_not_match_its_layout_is_refused(
         match_layout(grid_detections(rows), layout)
 
 
+REAL_DEV_ORDER = (Color.BLUE, Color.RED, Color.ORANGE, Color.BLACK)
+"""The rows of real-dev's calibration photos (rummy-2, -3, -4), top to bottom, then the jokers."""
+REAL_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "real-dev" / "images"
+
+
+def _rows_in_order(colours: tuple[Color, ...]):
+    """`vision.evaluation.tables.calibration_layout` with its colour rows in the order `colours`."""
+
+    def layout(rng: np.random.Generator, deck: object, aspect: float) -> object:
+        from datasets import layouts as lay
+
+        built = lay.Layout()
+        rows = [[Tile(colour, n) for n in range(1, 14)] for colour in colours] + [[JOKER, JOKER]]
+        step = rng.uniform(1.25, 1.6)
+        for r, tiles in enumerate(rows):
+            start = np.array([-13 * aspect / 2, -r * step])
+            lay.place_row(built, tiles, start, 0.0, aspect, rng, set_index=len(built.sets),
+                          gap=rng.uniform(0.02, 0.1))
+        return built
+
+    return layout
+
+
+def _layout_text(colours: tuple[Color, ...]) -> str:
+    return " | ".join(" ".join(f"{c.letter}{n}" for n in range(1, 14)) for c in colours) + " | J J"
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """A bare weave_twill table and a game on it (held-out cloth and inks), rendered alike."""
     from datasets import scene
+    from vision.evaluation import tables
     from vision.evaluation.tables import same_table
 
     folder = tmp_path_factory.mktemp("calibration")
@@ -134,9 +166,12 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         empty, _ = scene.render_scene(np.random.default_rng(1), 800, kind="empty")
         game, truth = scene.render_scene(np.random.default_rng(2), 800, kind="packed")
         layout_photo, _ = render_calibration_photo(np.random.default_rng(4), 1024)
+        with mock.patch.object(tables, "calibration_layout", _rows_in_order(REAL_DEV_ORDER)):
+            reordered, _ = render_calibration_photo(np.random.default_rng(4), 1024)
     cv2.imwrite(str(folder / "empty.jpg"), empty)
     cv2.imwrite(str(folder / "game.jpg"), game)
     cv2.imwrite(str(folder / "calibration.jpg"), layout_photo)
+    cv2.imwrite(str(folder / "reordered.jpg"), reordered)
     return {"folder": folder, "empty": empty, "game": game, "truth": truth.to_json()}
 
 
@@ -277,18 +312,62 @@ def _other_colour(tile: Tile) -> Tile:
     return tile if tile.is_joker else Tile(colours[(colours.index(tile.color) + 1) % 4], tile.number)
 
 
+def _misread_inks(tile: Tile) -> Tile:
+    """Every colour read as another, two as red (not the rows in another order)."""
+    shown = {Color.BLACK: Color.BLUE, Color.BLUE: Color.RED, Color.RED: Color.ORANGE, Color.ORANGE: Color.RED}
+    return tile if tile.is_joker else Tile(shown[tile.color], tile.number)
+
+
 @pytest.mark.parametrize(
     "change",
     [
         lambda t: t,
         _other_number,  # a font the reader misreads: every number wrong, the colours right
-        _other_colour,  # inks the reader misreads: every colour wrong, the numbers right
+        _misread_inks,  # inks the reader misreads: every colour wrong, the numbers right
         lambda t: None if t.is_joker else Tile(Color.BLACK, t.number),  # cyan and yellow read as black
     ],
 )
 def test_a_tile_photo_read_unlike_its_layout_in_one_way_only_is_kept(change) -> None:
     pairs = list(enumerate(t for row in STANDARD_LAYOUT for t in row))
     check_readings(_readings_of(STANDARD_LAYOUT, change), pairs, STANDARD_LAYOUT)
+
+
+def _in_rows_of(order: tuple[Color, ...]):
+    """What the standard layout's tiles read as where its colour rows lie in `order`."""
+    return lambda t: t if t.is_joker else Tile(order[COLORS.index(t.color)], t.number)
+
+
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        (REAL_DEV_ORDER, "row 1 (black) reads as blue, row 2 (blue) reads as red, row 3 (red) reads as "
+                         "orange, row 4 (orange) reads as black; lay the rows black, blue, red, orange"),
+        ((Color.BLUE, Color.BLACK, Color.RED, Color.ORANGE),
+         "row 1 (black) reads as blue, row 2 (blue) reads as black; lay"),
+        ((Color.BLACK, Color.BLUE, Color.ORANGE, Color.RED),
+         "row 3 (red) reads as orange, row 4 (orange) reads as red;"),
+    ],
+)
+def test_a_tile_photo_with_its_rows_in_another_order_is_refused_naming_the_rows(
+    order: tuple[Color, ...], message: str
+) -> None:
+    pairs = list(enumerate(t for row in STANDARD_LAYOUT for t in row))
+    readings = _readings_of(STANDARD_LAYOUT, _in_rows_of(order))
+    with pytest.raises(RowOrderError, match="its rows are in another order: " + re.escape(message)):
+        check_readings(readings, pairs, STANDARD_LAYOUT)
+
+
+def test_rows_in_another_order_are_refused_for_a_given_layout_too() -> None:
+    layout = parse_layout("r1 r2 r3 | b4 b5 b6 | k7 k8 k9 J")
+    pairs = list(enumerate(t for row in layout for t in row))
+    readings = [Tile.parse(t) for t in "b1 b2 b3 r4 r5 r6 k7 k8 k9 J".split()]
+    with pytest.raises(RowOrderError, match=r"row 1 \(red\) reads as blue, row 2 \(blue\) reads as red; lay "
+                                            "the rows as the layout says"):
+        check_row_order(readings, pairs, layout)
+    check_row_order([t for row in layout for t in row], pairs, layout)
+    # One row of another colour (a misread ink) is no other order; nor are two rows read as one colour.
+    check_row_order([Tile.parse(t) for t in "b1 b2 b3 b4 b5 b6 k7 k8 k9 J".split()], pairs, layout)
+    check_row_order([Tile.parse(t) for t in "k1 k2 k3 k4 k5 k6 k7 k8 k9 J".split()], pairs, layout)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -326,6 +405,41 @@ def test_a_rendered_calibration_photo_is_kept_with_its_layout_and_refused_with_i
     error = capsys.readouterr().err
     assert "calibration.jpg does not match its layout: its tiles read as other tiles" in error
     assert not out.exists()
+
+
+def test_a_rendered_calibration_photo_with_its_rows_in_another_order_is_exit_2_and_no_profile(
+    table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = table["folder"]
+    out = tmp_path / "p"
+    photo = ["--empty", str(folder / "empty.jpg"), "--tiles", str(folder / "reordered.jpg")]
+    assert main(["calibrate", "--out", str(out), *photo, "--json"]) == 2  # rows blue, red, orange, black
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert (
+        "reordered.jpg does not match its layout: its rows are in another order: row 1 (black) reads as "
+        "blue, row 2 (blue) reads as red, row 3 (red) reads as orange, row 4 (orange) reads as black"
+    ) in captured.err
+    assert not out.exists()
+    # The same photo with a layout of its rows as they lie is learned.
+    layout = _layout_text(REAL_DEV_ORDER)
+    assert main(["calibrate", "--out", str(out), *photo, "--layout", layout, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles_learned"] == 54
+
+
+@pytest.mark.skipif(not REAL_DEV.is_dir(), reason="needs ../shared/real-dev")
+@pytest.mark.parametrize("prefix", ["rummy-2_", "rummy-3_", "rummy-4_"])
+def test_real_calibration_photos_are_refused_without_their_layout_and_learned_with_it(
+    prefix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (photo,) = REAL_DEV.glob(f"{prefix}*.jpg")
+    out = tmp_path / "p"
+    assert main(["calibrate", "--out", str(out), "--tiles", str(photo)]) == 2  # rows blue, red, orange, black
+    assert "its rows are in another order: row 1 (black) reads as blue" in capsys.readouterr().err
+    assert not out.exists()
+    layout = _layout_text(REAL_DEV_ORDER)
+    assert main(["calibrate", "--out", str(out), "--tiles", str(photo), "--layout", layout, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tiles_learned"] == 54
 
 
 class _TilesReader:
