@@ -87,7 +87,10 @@ def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: byt
         return
     st.session_state.photo_key = key
     chosen = st.session_state.photo_chosen
-    if not helpers.photo_may_replace_table(game.table_layout, game.table_photo, key, chosen):
+    # Only the example is there without the player: a camera shot, an upload or a checked video frame
+    # was put there in this tab, so each new one is read (a reload empties those widgets).
+    put_by_player = chosen or source != "example"
+    if not helpers.photo_may_replace_table(game.table_layout, game.table_photo, key, put_by_player):
         # A fresh tab or a reload shows the stored table: the example is not read over it.
         return
     try:
