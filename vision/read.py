@@ -1,7 +1,8 @@
 """`rummi read IMAGE...`: the tiles in photos of a table, one JSON object per image per line.
 
 Plug-in of `assistant.cli` (see CONTRACT.md): `configure(parser)` adds the arguments, `run(args, rules)`
-prints and returns the exit code: 0, or 2 when an image cannot be read (the others are still read).
+prints and returns the exit code: 0, or 2 when an image cannot be read (the others are still read; with
+`--json` the unreadable one gets its line too, `{"image", "error"}`, in its place).
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ def read_document(
     layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
     document.update(layout.to_json())
     return document, layout
+
+
+def error_document(path: str, error: object) -> dict[str, Any]:
+    """The JSON line of an image that could not be read: `{"image", "error"}`, the message on stderr too."""
+    return {"image": path, "error": shorten_long_runs(str(error))}
 
 
 def describe(document: dict[str, Any]) -> str:
@@ -301,6 +307,8 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets:
     for k, (image, frame, detections) in enumerate(read_frames(reader, args.images, args.conf)):
         if detections is None:  # the frame is the ImageError saying why
             _error(frame)
+            if getattr(args, "json", False):  # its line too, in its place: one line per image given
+                print(json.dumps(error_document(image, frame)), flush=True)
             code = EXIT_UNREADABLE
             continue
         document, layout = read_document(image, frame, detections, rules)

@@ -62,11 +62,16 @@ def test_bad_image_exits_2_and_still_reads_the_others(
 ) -> None:
     bad = tmp_path / "bad.png"
     bad.write_bytes(content)
-    assert main(["read", str(bad), str(scene_file), "--json"]) == 2
+    assert main(["read", str(bad), str(scene_file), str(bad), "--json"]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and str(bad) in captured.err
     assert "Traceback" not in captured.err
-    assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [str(scene_file)]
+    # One line per image given, in order: the unreadable one says why, the others are read.
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["image"] for line in lines] == [str(bad), str(scene_file), str(bad)]
+    for line in (lines[0], lines[2]):
+        assert set(line) == {"image", "error"} and message in line["error"] and str(bad) in line["error"]
+    assert "error" not in lines[1] and len(lines[1]["tiles"]) >= 5
 
 
 def test_missing_file_and_bad_conf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -179,7 +184,9 @@ def test_an_empty_image_name_is_named_and_the_others_are_still_read(
     assert main(["read", "", str(scene_file), "--json"]) == 2
     captured = capsys.readouterr()
     assert "the file name is empty" in captured.err and "folder" not in captured.err
-    assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [str(scene_file)]
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert [line["image"] for line in lines] == ["", str(scene_file)]
+    assert "the file name is empty" in lines[0]["error"] and "tiles" in lines[1]
 
 
 @pytest.mark.parametrize(
@@ -329,6 +336,10 @@ def test_a_name_too_long_for_the_file_system_is_a_short_message(
 ) -> None:
     name = "x" * 5000 + ".png"
     argv = ["read", name, str(scene_file)] if where == "image" else ["read", str(scene_file), where, name]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
+    assert main([*argv, "--json"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err
     assert "Traceback" not in err and "x" * 10 in err and "…" in err and len(err) < 400
+    if where == "image":  # its JSON line is as short
+        first = json.loads(captured.out.splitlines()[0])
+        assert "…" in first["error"] and len(first["error"]) < 400
