@@ -14,7 +14,7 @@ import streamlit as st
 
 from assistant.errors import InputError
 from assistant.rules import Rules, rack_value
-from assistant.scoring import FailedOpening, score_round
+from assistant.scoring import FailedOpening, RoundResult, score_round
 from assistant.slots import Slot
 from assistant.storage import Game, Player, Storage, StorageError
 from assistant.tiles import Tile
@@ -91,7 +91,7 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
     st.button(
         f"Confirm round {number}",
         on_click=on_confirm_round,
-        args=(db, game, number, tiles, result),
+        args=(db, game, number, rules),
         type="primary",
     )
 
@@ -239,10 +239,40 @@ def on_rack_tile_fixed(key: str) -> None:
     st.session_state.rack_selected = None
 
 
-def on_confirm_round(db: Storage, game: Game, number: int, racks: dict[str, list[Tile]], result: Any) -> None:
+def round_as_typed(game: Game, number: int, rules: Rules) -> tuple[dict[str, list[Tile]], RoundResult]:
+    """The racks as the boxes hold them now, scored. A box typed into without Enter is sent with the button's
+    click, so the racks drawn with the button may be out of date; these never are.
+
+    Raises:
+        InputError: a rack cannot be read, a tile is unread, or a rack is still to enter.
+    """
+    racks: dict[str, list[Slot]] = {}
+    failed_openings: dict[str, FailedOpening] = {}
+    for player in game.players:
+        try:
+            racks[player.name] = helpers.parse_rack(st.session_state.get(rack_key(number, player.seat), ""))
+        except InputError as error:
+            raise InputError(f"{player.name}: {error}") from error
+        if rules.failed_opening_penalty and not player.opened:
+            choice = st.session_state.get(f"failed_opening_{player.seat}")
+            if choice is not None:
+                failed_openings[player.name] = choice
+    waiting = helpers.racks_still_to_enter(racks)
+    if waiting:
+        raise InputError(waiting)
+    tiles = {name: [t for t in rack if t is not None] for name, rack in racks.items()}
+    return tiles, score_round(tiles, rules, failed_openings)
+
+
+def on_confirm_round(db: Storage, game: Game, number: int, rules: Rules) -> None:
     st.session_state.action_error = None
     st.session_state.notice = None
     seats = {p.name: p.seat for p in game.players}
+    try:
+        racks, result = round_as_typed(game, number, rules)
+    except InputError as error:
+        st.session_state.action_error = f"Round not recorded: {error}"
+        return
     try:
         db.record_round(
             game.id,

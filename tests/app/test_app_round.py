@@ -161,3 +161,30 @@ def test_a_rename_to_a_taken_name_is_refused(app: NewTab) -> None:
     [b for b in at.button if b.label == "Save names"][0].click().run()
     assert any("already plays" in e for e in texts(at, "error"))
     assert [p.name for p in stored_game().players] == ["Player 1", "Player 2"]
+
+
+def test_confirm_records_the_racks_as_they_stand_when_pressed(app: NewTab) -> None:
+    """A box typed into without Enter is sent with the click: the round uses it, not those drawn before."""
+    at = round_screen(app())
+    at.text_input(key="rack_1_0").input("r5 k3").run()  # Enter: Player 2 would go out
+    assert "Player 2 went out." in texts(at, "caption")
+    at.text_input(key="rack_1_0").set_value("")
+    at.text_input(key="rack_1_1").set_value("o1 o2")  # typed, no Enter, then Confirm
+    confirm(at, 1)
+    assert not at.exception
+    [record] = Storage(default_db_path()).rounds(stored_game().id)
+    assert {s.name: (s.rack, s.score) for s in record.scores} == {
+        "Player 1": ("", 3),
+        "Player 2": ("o1 o2", -3),
+    }
+    assert texts(at, "success")[0] == "Round 1 recorded: Player 1 went out. Scores: Player 1 +3; Player 2 -3."
+
+
+def test_confirm_with_a_box_left_unreadable_records_nothing(app: NewTab) -> None:
+    at = round_screen(app())
+    at.text_input(key="rack_1_0").input("r5 k3").run()
+    at.text_input(key="rack_1_0").set_value("r5 z9")  # no Enter, then Confirm
+    confirm(at, 1)
+    assert not at.exception
+    assert Storage(default_db_path()).rounds(stored_game().id) == []
+    assert any("Round not recorded" in e and "z9" in e for e in texts(at, "error"))
