@@ -23,13 +23,14 @@ from assistant.sets import check_set
 from assistant.slots import Slot, format_slots
 from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.annotate import annotate
-from vision.frames import CorruptImageError, ImageError, decode_image
+from vision.frames import MAX_FILE_BYTES, CorruptImageError, ImageError, decode_image
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
     from vision.placed import Layout, PlacedTile
 
-MAX_PHOTO_BYTES = 25 * 1024 * 1024
+MAX_PHOTO_BYTES = MAX_FILE_BYTES
+"""100 MB, as `rummi read`; `.streamlit/config.toml` lets the browser send as much (server.maxUploadSize)."""
 MAX_DECODED_PIXELS = 16_000_000
 """Bigger photos are decoded smaller (see `_decode_shrunk`); 16 MP keeps a 4000x3000 photo as it is."""
 MAX_SHRUNK_PIXELS = 200_000_000
@@ -55,7 +56,7 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
         raise PhotoError(f"{name} is empty (0 bytes): the camera sent no picture; take the photo again")
     if len(data) > MAX_PHOTO_BYTES:
         raise PhotoError(
-            f"{name} is {len(data) / 1024 / 1024:.1f} MB; photos up to {MAX_PHOTO_BYTES // 1024 // 1024} MB "
+            f"{name} is {len(data) / 1e6:.1f} MB; photos up to {MAX_PHOTO_BYTES // 10**6} MB "
             "are read: use the camera's normal size"
         )
     if not _looks_like_image(data):
