@@ -55,12 +55,19 @@ def _calibrate_plugin() -> ModuleType:
     return calibrate_cli
 
 
+def _watch_plugin() -> ModuleType:
+    from vision import watch_cli
+
+    return watch_cli
+
+
 # Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
 PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
     "solve": (_solve_plugin, "the best play for a table and a rack"),
     "read": (_read_plugin, "read the tiles in photos of a table"),
     "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
     "calibrate": (_calibrate_plugin, "learn your table and your tiles from photos (a profile for read)"),
+    "watch": (_watch_plugin, "follow a game on video and judge every turn as the table settles"),
 }
 
 

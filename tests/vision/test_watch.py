@@ -1,0 +1,215 @@
+"""Following a game on video: motion, tile identity over settled tables, and calls with no tap."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.cli import main
+from assistant.referee import Referee
+from assistant.tiles import Tile, class_id
+from vision.detections import Detections
+from vision.watch import GameWatcher, MotionWatch, TileMemory, VideoError, video_frames
+
+W, H = 640, 480
+TILE_W, TILE_H = 30, 40
+
+
+def table_frame(rows: list[str], light: float = 1.0, shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """A green cloth with tiles as cream boxes with their number, sets in rows."""
+    frame = np.full((H, W, 3), (60, 110, 40), np.uint8)
+    for (x1, y1, x2, y2), token in boxes_of(rows):
+        dx, dy = shift
+        cv2.rectangle(frame, (x1 + dx, y1 + dy), (x2 + dx, y2 + dy), (215, 235, 240), -1)
+        ink = (30, 30, 160) if token[0] == "r" else (20, 20, 20)
+        cv2.putText(frame, token[1:] or "J", (x1 + 4 + dx, y2 - 12 + dy), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                    ink, 1, cv2.LINE_AA)
+    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+
+
+def boxes_of(rows: list[str]) -> list[tuple[tuple[int, int, int, int], str]]:
+    placed = []
+    for r, row in enumerate(rows):
+        x, y = 60, 80 + r * 110
+        for set_text in row.split("|"):
+            for token in set_text.split():
+                placed.append(((x, y, x + TILE_W, y + TILE_H), token))
+                x += TILE_W + 4
+            x += 50
+    return placed
+
+
+def with_hand(frame: np.ndarray, reach: float = 0.6) -> np.ndarray:
+    out = frame.copy()
+    tip = (int(W * reach), int(H * 0.45))
+    arm = np.array([[W, int(H * 0.3)], [W, int(H * 0.7)], [tip[0], tip[1] + 40], [tip[0], tip[1] - 40]],
+                   np.int32)
+    cv2.fillPoly(out, [arm], (120, 150, 200))
+    return out
+
+
+def detections_of(rows: list[str], doubtful: dict[str, tuple[str, float]] | None = None) -> Detections:
+    placed = boxes_of(rows)
+    n = len(placed)
+    ids, scores = [], []
+    for _, token in placed:
+        tile = Tile.parse(token)
+        second, score = (doubtful or {}).get(token, ("J" if token != "J" else "k1", 0.97))
+        ids.append([class_id(tile), class_id(Tile.parse(second))])
+        scores.append([score, 1.0 - score])
+    topk = np.array(ids, np.int64).reshape(n, 2)
+    return Detections(
+        xyxy=np.array([b for b, _ in placed], np.float32).reshape(n, 4),
+        confidence=np.full(n, 0.9, np.float32),
+        class_id=topk[:, 0],
+        class_confidence=np.array([s[0] for s in scores], np.float32),
+        topk_class_ids=topk,
+        topk_scores=np.array(scores, np.float32).reshape(n, 2),
+        angle=np.zeros(n, np.float32),
+    )
+
+
+class ScriptedReader:
+    """Reads whatever table the test says lies there now; counts its reads."""
+
+    def __init__(self) -> None:
+        self.now = Detections.empty()
+        self.reads = 0
+        self.profile = None
+
+    def read(self, frame: np.ndarray) -> Detections:
+        self.reads += 1
+        return self.now
+
+    def use_profile(self, profile: object) -> None:
+        self.profile = profile
+
+
+def test_a_still_picture_a_light_turned_up_and_a_shaking_camera_are_no_motion() -> None:
+    motion = MotionWatch()
+    base = table_frame(["r1 r2 r3 | k5 k6 k7"])
+    assert motion.moved(base)  # the first frame has nothing to compare with
+    assert not motion.moved(base)
+    assert not motion.moved(table_frame(["r1 r2 r3 | k5 k6 k7"], light=1.08))
+    assert not motion.moved(table_frame(["r1 r2 r3 | k5 k6 k7"], light=1.08, shift=(2, 1)))
+    assert motion.moved(with_hand(table_frame(["r1 r2 r3 | k5 k6 k7"], light=1.08, shift=(2, 1))))
+
+
+def test_a_tile_lying_still_keeps_its_identity_and_a_moved_one_does_not() -> None:
+    memory = TileMemory()
+    frame = table_frame(["k7 k8 k9"])
+    first = memory.follow(frame, detections_of(["k7 k8 k9"]))
+    assert [int(c) for c in first.class_id] == [class_id(Tile.parse(t)) for t in ("k7", "k8", "k9")]
+    # The same tiles, the first now read r7 by a glance: it has not moved, so it is still k7.
+    again = memory.follow(frame, detections_of(["r7 k8 k9"], doubtful={"r7": ("k7", 0.6)}))
+    assert int(again.class_id[0]) == class_id(Tile.parse("k7"))
+    # A new look in that place (another tile laid there) is read afresh.
+    other = table_frame(["r12 k8 k9"])
+    swapped = memory.follow(other, detections_of(["r12 k8 k9"]))
+    assert int(swapped.class_id[0]) == class_id(Tile.parse("r12"))
+
+
+def run_script(watcher: GameWatcher, reader: ScriptedReader, script: list[tuple[list[str], float, bool]],
+               fps: float = 5.0) -> list:
+    """Feed frames: each step a table, seconds it lasts, whether a hand is over it."""
+    calls, t, index = [], 0.0, 0
+    for rows, seconds, hand in script:
+        reader.now = detections_of(rows)
+        for _ in range(round(seconds * fps)):
+            frame = table_frame(rows)
+            frame = with_hand(frame, 0.5 + 0.1 * (index % 3)) if hand else frame
+            event = watcher.update(frame, t, index)
+            if event.call is not None:
+                calls.append(event.call)
+            t += 1 / fps
+            index += 1
+    return calls
+
+
+def test_a_game_is_judged_with_no_tap_and_a_hand_that_changes_nothing_is_no_turn() -> None:
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5)
+    calls = run_script(watcher, reader, [
+        ([], 2.0, False),                                   # the start
+        ([], 1.0, True), (["r10 r11 r12"], 2.4, False),    # seat 1 opens
+        (["r10 r11 r12"], 1.0, True), (["r10 r11 r12"], 2.4, False),  # a hand passes: no turn
+        (["r10 r11 r12"], 1.0, True), (["r10 r11 r12 | k1 k2"], 2.4, False),  # seat 2: invalid
+        (["r10 r11 r12 | k1 k2"], 1.0, True), (["r10 r11 r12"], 2.4, False),  # put back
+    ])
+    assert [(c.seat, c.action, c.legal) for c in calls] == [
+        (1, "play", True), (2, "play", False), (2, "put back", True)]
+    # Judged once the table had been still for the settle time (to a frame at 5 fps).
+    assert calls[0].time_s == pytest.approx(3.0 + 1.5, abs=0.21)
+    # Only still frames are read, a few per settled table: never one with a hand in it.
+    assert reader.reads <= 5 * 3
+
+
+def test_a_settle_time_of_zero_is_refused() -> None:
+    with pytest.raises(ValueError, match="settle"):
+        GameWatcher(ScriptedReader(), Referee(), settle_s=0)
+
+
+def write_video(path: Path, frames: list[np.ndarray], fps: float = 5.0) -> None:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (W, H))
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+
+
+def test_video_frames_samples_a_file_at_about_the_rate_asked(tmp_path: Path) -> None:
+    path = tmp_path / "still.mp4"
+    write_video(path, [table_frame(["r1 r2 r3"])] * 20, fps=10.0)
+    frames = list(video_frames(str(path), sample_fps=5.0))
+    assert len(frames) == 10
+    assert [i for _, _, i in frames][:3] == [0, 2, 4]
+    assert frames[1][1] == pytest.approx(0.2)
+
+
+def test_a_file_that_is_no_video_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.mp4"
+    path.write_text("not a video")
+    with pytest.raises(VideoError, match="notes.mp4"):
+        list(video_frames(str(path)))
+
+
+def test_rummi_watch_exits_2_on_a_video_it_cannot_read(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    path = tmp_path / "broken.mp4"
+    path.write_bytes(b"\x00" * 100)
+    assert main(["watch", str(path), "--json"]) == 2
+    assert "broken.mp4" in capsys.readouterr().err
+
+
+def test_rummi_watch_refuses_a_seat_outside_the_table(capsys: pytest.CaptureFixture) -> None:
+    assert main(["watch", "game.mp4", "--players", "2", "--first", "3"]) == 2
+    assert "first seat" in capsys.readouterr().err
+
+
+def test_rummi_watch_prints_one_json_line_per_turn(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    reader = ScriptedReader()
+    tables = {0: [], 1: ["r10 r11 r12"]}
+    frames, states = [], []
+    for state, seconds, hand in [(0, 2.0, False), (0, 1.0, True), (1, 2.4, False)]:
+        for k in range(round(seconds * 5)):
+            frame = table_frame(tables[state])
+            frames.append(with_hand(frame, 0.5 + 0.1 * (k % 3)) if hand else frame)
+            states.append(state)
+    path = tmp_path / "game.mp4"
+    write_video(path, frames)
+
+    def read(frame: np.ndarray) -> Detections:
+        # The scripted table by the picture: a frame with tiles shows the opening.
+        return detections_of(tables[1] if frame[100, 70].mean() > 150 else [])
+
+    reader.read = read  # type: ignore[method-assign]
+    from vision import watch_cli
+
+    monkeypatch.setattr(watch_cli, "load_reader", lambda: reader)
+    assert main(["watch", str(path), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(d["turn"], d["seat"], d["action"], d["added"], d["legal"]) for d in lines] == [
+        (1, 1, "play", ["r10", "r11", "r12"], True)]

@@ -1,0 +1,297 @@
+"""Following a game on video: when the hands have left and the table is still, read it and let the
+referee judge the turn (`assistant.referee`).
+
+The path a frame takes:
+1. `MotionWatch` compares each frame with the one before, as a small grey picture with its brightness
+   levelled (a lamp turned up is no motion) and its shift undone (a camera that shakes a pixel is no
+   motion), cell by cell: a hand anywhere over the table moves some cell.
+2. While the picture is still, a few frames are read in full (`vision.reader`) and their tiles voted on
+   (`vision.tracking.TileVote`); no frame with a hand in it is ever read, so arms and sleeves are never
+   tiles.
+3. Still for `settle_s` seconds: the voted tiles become a layout (`vision.layout.rebuild`); a tile that lay
+   in the same place with the same look at the last settled table keeps that identity, its readings
+   added up over every settled table it lay in (`TileMemory`).
+4. The table's sets, each tile with its runner-up readings, go to the referee.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from assistant.referee import Call, Referee, SeenTile
+from assistant.tiles import tile_from_class_id
+from vision.detections import UNKNOWN_CLASS, Detections, box_iou
+from vision.layout import rebuild
+from vision.placed import Layout
+from vision.tracking import TileVote
+
+MOTION_SIZE = (160, 120)
+"""Size of the grey picture frames are compared at (a 1000x750 frame's tile is about 6 pixels tall)."""
+
+
+@dataclass
+class MotionWatch:
+    """Says whether a frame moved against the frame before.
+
+    Args:
+        cells: the picture is cut into this many columns and rows; a cell whose mean difference is over
+            `change_above` grey levels moved.
+        change_above: see `cells`.
+    """
+
+    cells: tuple[int, int] = (16, 12)
+    change_above: float = 10.0
+    _last: np.ndarray | None = field(default=None, repr=False)
+    last_change: float = field(default=0.0, repr=False)
+
+    def moved(self, frame: np.ndarray) -> bool:
+        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), MOTION_SIZE, interpolation=cv2.INTER_AREA)
+        grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 2.0)
+        # Brightness levelled: a light turned up or a cloud passing changes every cell alike.
+        grey *= 128.0 / max(float(grey.mean()), 1.0)
+        last, self._last = self._last, grey
+        if last is None:
+            self.last_change = math.inf
+            return True
+        (dx, dy), _ = cv2.phaseCorrelate(last, grey)
+        if abs(dx) < 4 and abs(dy) < 4:  # a camera that shakes a little: the shift is undone
+            shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
+            grey = cv2.warpAffine(grey, shift, MOTION_SIZE, borderMode=cv2.BORDER_REPLICATE)
+        difference = np.abs(grey - last)
+        columns, rows = self.cells
+        h, w = difference.shape
+        cut = difference[: h - h % rows, : w - w % columns]
+        per_cell = cut.reshape(rows, cut.shape[0] // rows, columns, cut.shape[1] // columns).mean(axis=(1, 3))
+        # The frame's border cells are left out of the shift's judgement (what came into view at the edge).
+        self.last_change = float(per_cell[1:-1, 1:-1].max()) if rows > 2 and columns > 2 else float(
+            per_cell.max())
+        return self.last_change > self.change_above
+
+
+SIGNATURE_SIZE = 24
+
+
+def tile_signatures(frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """(n, 24*24) grey looks of the boxes, each levelled to mean 0 and unit length: compared by dot product,
+    1 the same look, independent of the light."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    looks = np.zeros((len(xyxy), SIGNATURE_SIZE * SIGNATURE_SIZE), np.float32)
+    for row, (x1, y1, x2, y2) in enumerate(np.asarray(xyxy, dtype=np.float64)):
+        x1, y1 = max(0, int(x1)), max(0, int(y1))
+        x2, y2 = min(w, int(math.ceil(x2))), min(h, int(math.ceil(y2)))
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            continue
+        crop = cv2.resize(grey[y1:y2, x1:x2], (SIGNATURE_SIZE, SIGNATURE_SIZE), interpolation=cv2.INTER_AREA)
+        vector = crop.astype(np.float32).ravel()
+        vector -= vector.mean()
+        looks[row] = vector / max(float(np.linalg.norm(vector)), 1e-6)
+    return looks
+
+
+@dataclass
+class _Remembered:
+    box: np.ndarray
+    look: np.ndarray
+    scores: Counter[int]
+
+
+@dataclass
+class TileMemory:
+    """Tiles of the last settled table: a tile found again in the same place with the same look keeps its
+    identity, its readings added up over the settled tables it lay in (a tile read k7 for ten turns does not
+    turn r7 on one glance).
+
+    Args:
+        same_place_iou: boxes overlapping this much are the same place.
+        same_look_above: looks (see `tile_signatures`) this alike are the same tile.
+    """
+
+    same_place_iou: float = 0.5
+    same_look_above: float = 0.8
+    _tiles: list[_Remembered] = field(default_factory=list, repr=False)
+
+    def follow(self, frame: np.ndarray, detections: Detections) -> Detections:
+        """The detections with every tile that lay still since the last settled table read as its
+        remembered identity; remembers these tiles for the next settled table."""
+        if not len(detections):
+            self._tiles = []
+            return detections
+        looks = tile_signatures(frame, detections.xyxy)
+        ids = np.asarray(detections.topk_class_ids).copy()
+        scores = np.asarray(detections.topk_scores, dtype=np.float32).copy()
+        if ids.ndim != 2:
+            ids = np.asarray(detections.class_id)[:, None].copy()
+            scores = np.asarray(detections.class_confidence, dtype=np.float32)[:, None].copy()
+        remembered: list[_Remembered] = []
+        previous = self._tiles
+        overlap = (box_iou(detections.xyxy, np.array([t.box for t in previous]))
+                   if previous else np.zeros((len(detections), 0)))
+        taken: set[int] = set()
+        for row in range(len(detections)):
+            now: Counter[int] = Counter({int(c): float(s) for c, s in zip(ids[row], scores[row], strict=True)
+                                         if c != UNKNOWN_CLASS})
+            if overlap.shape[1]:
+                best = int(overlap[row].argmax())
+                if (best not in taken and overlap[row, best] >= self.same_place_iou
+                        and float(looks[row] @ previous[best].look) >= self.same_look_above):
+                    taken.add(best)
+                    now = previous[best].scores + now
+            remembered.append(_Remembered(detections.xyxy[row], looks[row], now))
+            total = sum(now.values())
+            if total > 0:
+                # The readings summed over the settled tables, as shares: the best first.
+                ranked = now.most_common(ids.shape[1])
+                ids[row] = UNKNOWN_CLASS
+                scores[row] = 0.0
+                for col, (cid, score) in enumerate(ranked):
+                    ids[row, col], scores[row, col] = cid, score / total
+        self._tiles = remembered
+        return detections.with_readings(ids, scores, np.asarray(detections.angle))
+
+    def forget(self) -> None:
+        self._tiles = []
+
+
+def seen_sets(layout: Layout, detections: Detections) -> list[list[SeenTile]]:
+    """The layout's table sets as the referee takes them: each tile's reading with its runner-ups. Tiles
+    whose face was not read are left out (a face-down tile, a tile seen edge-on)."""
+    ids = np.asarray(detections.topk_class_ids)
+    scores = np.asarray(detections.topk_scores)
+    sets: list[list[SeenTile]] = []
+    for tiles in layout.table:
+        seen: list[SeenTile] = []
+        for placed in tiles:
+            if placed.tile is None:
+                continue
+            alternatives: list[tuple[Any, float]] = []
+            confidence = float(placed.confidence)
+            if ids.ndim == 2 and placed.index < len(ids):
+                row_ids, row_scores = ids[placed.index], scores[placed.index]
+                for cid, score in zip(row_ids, row_scores, strict=True):
+                    if cid == UNKNOWN_CLASS:
+                        continue
+                    tile = tile_from_class_id(int(cid))
+                    if tile == placed.tile:
+                        confidence = float(score)
+                    elif tile is not None:
+                        alternatives.append((tile, float(score)))
+            seen.append(SeenTile(placed.tile, confidence, tuple(alternatives)))
+        if seen:
+            sets.append(seen)
+    return sets
+
+
+@dataclass(frozen=True)
+class WatchEvent:
+    """What one frame did: `call` is the referee's call when the frame settled a turn."""
+
+    time_s: float
+    frame: int
+    moving: bool
+    settled: bool
+    call: Call | None = None
+    layout: Layout | None = None
+
+
+class GameWatcher:
+    """Frames in, the referee's calls out (`update`).
+
+    Args:
+        reader: a `vision.reader.TileReader` (anything with `read(frame) -> Detections`).
+        referee: the game's referee (seats, rules).
+        settle_s: how long the table must stay still to end a turn.
+        reads_per_settle: frames read, spread over the still time, and voted on.
+    """
+
+    def __init__(self, reader: Any, referee: Referee, settle_s: float = 1.5, reads_per_settle: int = 3,
+                 motion: MotionWatch | None = None) -> None:
+        if settle_s <= 0:
+            raise ValueError(f"the settle time must be more than 0 seconds, not {settle_s}")
+        self.reader = reader
+        self.referee = referee
+        self.settle_s = settle_s
+        self.reads_per_settle = max(1, reads_per_settle)
+        self.motion = motion or MotionWatch()
+        self.memory = TileMemory()
+        self._still_since: float | None = None
+        self._reads: list[float] = []
+        self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
+        self._settled = False
+        self._voted = Detections.empty()
+        self.layout: Layout | None = None
+        """The last settled table's layout."""
+
+    def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
+        """One frame (BGR) at `time_s` seconds of the video."""
+        if self.motion.moved(frame):
+            self._still_since = time_s
+            self._reads = []
+            self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
+            self._voted = Detections.empty()
+            self._settled = False
+            return WatchEvent(time_s, index, True, False)
+        assert self._still_since is not None
+        still = time_s - self._still_since
+        if self._settled:
+            return WatchEvent(time_s, index, False, True)
+        # Reads spread over the still time: the first after a fifth of it (the hand is well away).
+        due = self.settle_s * (0.2 + 0.75 * len(self._reads) / self.reads_per_settle)
+        settles = still >= self.settle_s - 1e-6
+        if len(self._reads) < self.reads_per_settle and (still >= due or settles):
+            self._voted = self._vote.update(self.reader.read(frame))
+            self._reads.append(time_s)
+        if not settles:
+            return WatchEvent(time_s, index, False, False)
+        self._settled = True
+        height, width = frame.shape[:2]
+        voted = self.memory.follow(frame, self._voted)
+        rules = self.referee.rules
+        layout = rebuild(voted, rules, image_size=(width, height), frame=frame)
+        self.layout = layout
+        call = self.referee.observe(seen_sets(layout, voted), time_s=time_s, frame=index)
+        return WatchEvent(time_s, index, False, True, call, layout)
+
+
+def video_frames(source: str | int, sample_fps: float = 5.0) -> Iterator[tuple[np.ndarray, float, int]]:
+    """(frame, time in seconds, frame index) of a video file or camera, about `sample_fps` frames a second.
+
+    Raises:
+        VideoError: the video cannot be opened or holds no frame.
+    """
+    capture = cv2.VideoCapture(source)
+    if not capture.isOpened():
+        raise VideoError(f"{source!r} cannot be opened as a video")
+    try:
+        fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
+        live = isinstance(source, int)
+        step = max(1, round(fps / sample_fps)) if fps > 0 and not live else 1
+        index = -1
+        yielded = 0
+        while True:
+            index += 1
+            if index % step and not live:
+                if not capture.grab():
+                    break
+                continue
+            ok, frame = capture.read()
+            if not ok or frame is None:
+                break
+            time_s = index / fps if fps > 0 and not live else capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+            yielded += 1
+            yield frame, time_s, index
+        if yielded == 0:
+            raise VideoError(f"{source!r} holds no frame that can be read")
+    finally:
+        capture.release()
+
+
+class VideoError(ValueError):
+    """A video or camera that cannot be read (the message names it)."""

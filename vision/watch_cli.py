@@ -1,0 +1,89 @@
+"""`rummi watch VIDEO`: follow a game on video (or a camera) and judge every turn as the table settles."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from assistant.errors import shorten_long_runs
+from assistant.referee import Referee, RefereeError
+from vision.detector import ModelLoadError
+from vision.reader import TileReader, load_reader
+from vision.watch import GameWatcher, VideoError, video_frames
+
+EXIT_OK = 0
+EXIT_UNREADABLE = 2
+SAMPLE_FPS = 5.0
+"""Frames a second looked at: enough to see a hand come and go, and a 1000x750 video is read faster
+than it plays on two cores."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "video", metavar="VIDEO", help="a video file, or a camera's number (0 the first camera)"
+    )
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="seats at the table (default 2)")
+    parser.add_argument(
+        "--first", type=int, default=1, metavar="SEAT", help="the seat that plays first (default 1)"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=1.5, metavar="SECONDS",
+        help="how long the table must stay still to end a turn (default 1.5)",
+    )
+    parser.add_argument(
+        "--profile", metavar="PROFILE", help="read with what `rummi calibrate` learned of the table and tiles"
+    )
+
+
+def _error(message: object) -> None:
+    print(f"rummi watch: error: {shorten_long_runs(str(message))}", file=sys.stderr)
+
+
+def _source(text: str) -> str | int:
+    return int(text) if text.isdigit() else text
+
+
+def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) -> int:
+    """Judge every turn of the video; one line (or JSON object) per turn, as it is judged."""
+    if args.settle <= 0:
+        _error(f"--settle must be more than 0 seconds, got {args.settle}")
+        return EXIT_UNREADABLE
+    try:
+        referee = Referee(rules, players=args.players, first_seat=args.first)
+    except RefereeError as error:
+        _error(error)
+        return EXIT_UNREADABLE
+    try:
+        reader = reader or load_reader()
+    except ModelLoadError as error:
+        _error(error)
+        return EXIT_UNREADABLE
+    previous = reader.profile
+    if args.profile is not None:
+        from vision.profile import ProfileError, load_profile
+
+        try:
+            reader.use_profile(load_profile(args.profile))
+        except ProfileError as error:
+            _error(error)
+            return EXIT_UNREADABLE
+    watcher = GameWatcher(reader, referee, settle_s=args.settle)
+    try:
+        for frame, time_s, index in video_frames(_source(args.video), SAMPLE_FPS):
+            event = watcher.update(frame, time_s, index)
+            if event.call is None:
+                continue
+            if args.json:
+                print(json.dumps(event.call.to_json()), flush=True)
+            else:
+                print(f"{event.call.time_s:7.1f} s  {event.call.describe(rules)}", flush=True)
+    except VideoError as error:
+        _error(error)
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:  # a camera is watched until stopped
+        pass
+    finally:
+        reader.use_profile(previous)
+    return EXIT_OK
