@@ -55,6 +55,13 @@ def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
     env = os.environ if environ is None else environ
     if env.get(DB_ENV_VAR):
         return Path(env[DB_ENV_VAR]).expanduser()
+    return data_folder_db_path(env)
+
+
+def data_folder_db_path(environ: Mapping[str, str] | None = None) -> Path:
+    """The default location: the file in the user's data folder, whatever `$RUMMI_DB` says. Its folder is
+    made when missing; any other file's folder must exist (`Database`)."""
+    env = os.environ if environ is None else environ
     home = Path(env.get("HOME") or Path.home())
     if sys.platform == "win32":
         base = Path(env.get("APPDATA") or home / "AppData" / "Roaming")
@@ -139,12 +146,8 @@ class Database:
         if self.is_sqlite and self.url.database and self.url.database != ":memory:":
             self.path = Path(self.url.database)
             self.display = str(self.path)
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise StorageError(
-                    f"cannot create the folder for the database {self.display!r}: {error}"
-                ) from error
+            if not is_in_memory(self.url):
+                _check_folder(self.path)
         else:
             self.display = self.url.render_as_string(hide_password=True)
         self.engine = self._shared_engine()
@@ -235,6 +238,33 @@ class Database:
         if isinstance(error, exc.IntegrityError):
             return StorageError(f"change refused by the database: {_first_line(error.orig)}")
         return StorageError(f"database {self.display!r} failed: {_first_line(error.orig)}")
+
+
+def _check_folder(path: Path) -> None:
+    """The folder of an SQLite file must exist: a mistyped `--db` or `RUMMI_DB` is refused rather than
+    a new folder (and an empty database) made where nobody looks. The default location's folder
+    (`data_folder_db_path`) is made when missing.
+
+    Raises:
+        StorageError: the folder is missing (or is a file), or the default one cannot be made.
+    """
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise StorageError(f"cannot use the database {str(path)!r}: {str(folder)!r} is a file, not a folder")
+    if os.path.abspath(path) == os.path.abspath(data_folder_db_path()):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(
+                f"cannot create the folder for the database {str(path)!r}: {error.strerror or error}"
+            ) from error
+        return
+    raise StorageError(
+        f"no folder {str(folder)!r} for the database {str(path)!r}: is the path mistyped? Create the folder "
+        "first or give another path (nothing was created)"
+    )
 
 
 def _sqlstate(error: exc.DBAPIError) -> str | None:

@@ -60,6 +60,7 @@ def drop_pg_schema(admin: sa.Engine, schema: str) -> None:
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database: a SQLite file path, or a PostgreSQL URL on a schema of its own."""
     if request.param == "sqlite":
+        (tmp_path / "sub").mkdir()  # a database's folder is never made for it (but the default one's)
         yield str(tmp_path / "sub" / "hall.sqlite3")
         return
     admin = request.getfixturevalue("pg_admin")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from assistant.storage import Storage, StorageError, default_db_path, rounds_to_csv
+from assistant.storage.database import data_folder_db_path
 
 
 @pytest.fixture
@@ -17,6 +18,7 @@ def store(db_url: str) -> Storage:
 
 @pytest.fixture
 def sqlite_store(tmp_path: Path) -> Storage:
+    (tmp_path / "sub").mkdir()
     return Storage(tmp_path / "sub" / "game.sqlite3")
 
 
@@ -199,6 +201,43 @@ def test_locked_database_is_a_storage_error(sqlite_store: Storage) -> None:
         blocker.rollback()
         blocker.close()
     assert store.load_game(game_id).table_layout == ""
+
+
+@pytest.mark.parametrize("where", ["clubb/games.sqlite3", "club/night/games.sqlite3"])
+def test_a_database_in_a_folder_that_does_not_exist_is_refused_and_no_folder_made(
+    tmp_path: Path, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "club").mkdir()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for target in (tmp_path / where, f"sqlite:///{tmp_path / where}"):
+        with pytest.raises(StorageError, match=r"no folder .* for the database .*: is the path mistyped\?"):
+            Storage(target)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["club"]
+
+
+def test_a_database_whose_folder_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "club").write_text("notes")
+    with pytest.raises(StorageError, match="is a file, not a folder"):
+        Storage(tmp_path / "club" / "games.sqlite3")
+    assert (tmp_path / "club").read_text() == "notes"
+
+
+def test_the_default_database_s_folder_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RUMMI_DB", raising=False)
+    for variable in ("HOME", "XDG_DATA_HOME", "APPDATA"):  # Linux, macOS, Windows: all under tmp_path
+        monkeypatch.setenv(variable, str(tmp_path / variable.lower()))
+    store = Storage()
+    assert store.path == data_folder_db_path() and store.path.exists()
+    assert str(tmp_path) in str(store.path)
+    # The same file named by RUMMI_DB or --db is the default location too.
+    store.path.unlink()
+    for folder in (store.path.parent, *store.path.parent.parents):
+        if folder == tmp_path:
+            break
+        folder.rmdir()
+    monkeypatch.setenv("RUMMI_DB", str(store.path))
+    Storage()
+    assert store.path.exists()
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,29 @@ def test_a_missing_database_is_not_created_to_answer(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_db_in_a_folder_that_does_not_exist_is_refused_and_nothing_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "hall").mkdir()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    typo = str(tmp_path / "hal" / "club.db")  # the folder is "hall"
+    for db in (typo, f"sqlite:///{typo}"):
+        code, _, err = rummi(capsys, "tournament", "new", "Cup", "--players", PLAYERS, "--db", db)
+        assert code == 2 and "Traceback" not in err
+        assert f"no folder {str(tmp_path / 'hal')!r} for the database {typo!r}: is the path mistyped?" in err
+    monkeypatch.setenv("RUMMI_DB", typo)
+    code, _, err = rummi(capsys, "tournament", "new", "Cup", "--players", PLAYERS)
+    assert code == 2 and "is the path mistyped?" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["hall"]
+    # The folder as it is: the database is made in it.
+    code, document, err = rummi(
+        capsys, "tournament", "new", "Cup", "--players", PLAYERS, "--db", str(tmp_path / "hall" / "club.db"),
+        "--json",
+    )
+    assert code == 0, err
+    assert (tmp_path / "hall" / "club.db").exists()
+
+
 def test_standings_and_round_check_the_rules(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     _new(capsys, db_url)
     for action in (["standings"], ["round", "--by", "standings"]):
