@@ -11,6 +11,7 @@ from assistant import slots
 from assistant.errors import InputError
 from assistant.rules import Rules
 from assistant.storage import Game, Storage, StorageError
+from assistant.supply import SupplyError, supply_problems
 from assistant.tiles import format_layout, format_tiles, parse_tiles
 from assistant.turn import judge_turn
 from ui import helpers
@@ -38,7 +39,7 @@ def turn_ui(db: Storage, game: Game, rules: Rules) -> None:
                 st.session_state.turn_seat_synced = game.turn_seat
             st.selectbox("Whose turn", list(names), format_func=names.get, key="turn_seat")
             st.text_input("Their rack (optional; blank: every new tile counts as theirs)", key="turn_rack")
-            st.button("Start turn", on_click=on_start_turn, args=(db, game), type="primary")
+            st.button("Start turn", on_click=on_start_turn, args=(db, game, rules), type="primary")
     else:
         elapsed = time.time() - pending.started_at
         st.info(
@@ -63,13 +64,18 @@ def timer_ui(started_at: float, limit: int) -> None:
     )
 
 
-def on_start_turn(db: Storage, game: Game) -> None:
+def on_start_turn(db: Storage, game: Game, rules: Rules) -> None:
     st.session_state.action_error = None
     rack = st.session_state.get("turn_rack", "")
     try:
-        parse_tiles(rack)
+        rack_tiles = parse_tiles(rack)
         fresh = db.load_game(game.id)
-        slots.known_sets(slots.parse_slots(fresh.table_layout))
+        table = slots.known_sets(slots.parse_slots(fresh.table_layout))
+        # A rack no box could hold (r5 r5 r5 with an r5 on the table) is refused now, not at End turn.
+        in_play = [*rack_tiles, *(tile for tiles in table for tile in tiles)]
+        too_many = supply_problems(in_play, rules, "the table and the rack")
+        if too_many:
+            raise SupplyError("; ".join(too_many) + ": check the rack as typed")
         db.start_turn(game.id, st.session_state.turn_seat, fresh.table_layout, rack)
     except (InputError, StorageError) as error:
         st.session_state.action_error = f"Turn not started: {error}"
