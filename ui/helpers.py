@@ -231,18 +231,37 @@ def new_set_indexes(agreed: Sequence[Sequence[Slot]], now: Sequence[Sequence[Slo
     return new
 
 
-def meld_delta(meld: Any) -> str:
-    """The meld's verdict in a few words: `enough` only for a legal opening meld."""
-    if meld.accepted:
-        return "enough"
+@dataclass(frozen=True)
+class MeldMetric:
+    """The opening meld check's figure for `st.metric`: the value, a few words, their colour and arrow."""
+
+    value: str
+    delta: str
+    color: str
+    arrow: str
+
+
+def meld_metric(meld: Any) -> MeldMetric:
+    """`45 / 30` and `enough` (green, up) only for a legal opening meld; a meld with an invalid set shows no
+    total at all (000_*.txt section 3: the meld is valid sets only), one short of the threshold how short."""
     if not meld.valid:
-        return "not a valid opening meld: a set breaks the rules"
-    return "not enough"
+        broken = sum(not verdict.valid for verdict in meld.sets)
+        if broken:
+            delta = "a set breaks the rules" if broken == 1 else f"{broken} sets break the rules"
+        else:
+            delta = meld.problems[0] if meld.problems else "not a valid opening meld"
+        return MeldMetric("not valid", delta, "red", "off")
+    total = f"{meld.value} / {meld.threshold}"
+    if meld.accepted:
+        return MeldMetric(total, "enough", "green", "up")
+    return MeldMetric(total, f"{meld.threshold - meld.value} short", "red", "down")
 
 
 def meld_lines(meld: Any) -> list[str]:
     """One line per set of an opening meld: its value, and what each joker counts as."""
     lines = []
+    # The table's problems restate each invalid set's reason as `set N (tiles): reason`: shown once, above.
+    restated = tuple(f"set {n} (" for n, verdict in enumerate(meld.sets, start=1) if not verdict.valid)
     for verdict in meld.sets:
         if not verdict.valid:
             lines.append(f":red[:material/cancel:] {format_tiles(verdict.tiles)}: {verdict.reason}")
@@ -253,7 +272,9 @@ def meld_lines(meld: Any) -> list[str]:
             f":green[:material/check_circle:] {format_tiles(verdict.tiles)} = {verdict.value} points"
             + (f" · {counted}" if counted else "")
         )
-    lines.extend(f":red[:material/cancel:] {problem}" for problem in meld.problems)
+    lines.extend(
+        f":red[:material/cancel:] {problem}" for problem in meld.problems if not problem.startswith(restated)
+    )
     return lines
 
 

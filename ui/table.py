@@ -427,11 +427,7 @@ def meld_check_ui(game: Game, sets: list[list[slots.Slot]], rules: Rules) -> Non
         st.warning(str(error))
         return
     # An invalid set never makes a meld enough (000_*.txt section 3: the meld is valid sets only).
-    st.metric(
-        "Meld value",
-        f"{meld.value} / {meld.threshold}",
-        helpers.meld_delta(meld),
-        delta_color="normal" if meld.accepted else "inverse",
-    )
+    figure = helpers.meld_metric(meld)
+    st.metric("Meld value", figure.value, figure.delta, delta_color=figure.color, delta_arrow=figure.arrow)
     for line in helpers.meld_lines(meld):
         st.markdown(line)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 from app_fakes import APP, FakeReader, photo_bytes, scene_detections
+from streamlit.proto.Metric_pb2 import Metric
 from streamlit.testing.v1 import AppTest
 from test_app import NewTab, set_row, stored_game, texts, type_layout, upload
 
@@ -61,10 +62,12 @@ def test_an_invalid_set_never_makes_a_meld_enough(app: NewTab) -> None:
     at = type_layout(app(), "r10 r11 r12 | k13 b13 o13 | r4 r5 | o11 o12 o13")
     assert at.multiselect[0].value == [0, 1, 2, 3]  # nothing agreed yet: every set counts as new
     [metric] = at.metric
-    assert metric.value == "108 / 30"
-    assert metric.delta == "not a valid opening meld: a set breaks the rules"
-    assert metric.delta != "enough"
-    assert any("r4 r5" in line and "cancel" in line for line in texts(at, "markdown"))
+    assert metric.value == "not valid"  # never "108 / 30" with an arrow up
+    assert metric.delta == "a set breaks the rules"
+    assert Metric.MetricDirection.Name(metric.proto.direction) == "NONE"
+    assert Metric.MetricColor.Name(metric.proto.color) == "RED"
+    reasons = [line for line in texts(at, "markdown") if "only 2 tiles" in line]
+    assert len(reasons) == 1 and "r4 r5" in reasons[0] and "cancel" in reasons[0]  # the reason once
     at.multiselect[0].set_value([0, 1]).run()
     assert at.metric[0].delta == "enough"
 

@@ -161,14 +161,29 @@ def test_running_total_rows_are_long_form() -> None:
     ]
 
 
-def test_meld_delta_never_says_enough_for_an_invalid_set() -> None:
+def test_meld_metric_never_shows_an_invalid_meld_as_enough() -> None:
     from assistant.meld import check_meld
 
-    meld = check_meld(parse_layout("r10 r11 r12 | k13 b13 o13 | r4 r5"), find_preset("standard"))
+    standard = find_preset("standard")
+    meld = check_meld(parse_layout("r10 r11 r12 | k13 b13 o13 | r4 r5"), standard)
     assert meld.value >= meld.threshold
-    assert helpers.meld_delta(meld) == "not a valid opening meld: a set breaks the rules"
-    assert helpers.meld_delta(check_meld(parse_layout("r10 r11 r12"), find_preset("standard"))) == "enough"
-    assert helpers.meld_delta(check_meld(parse_layout("r1 r2 r3"), find_preset("standard"))) == "not enough"
+    invalid = helpers.MeldMetric("not valid", "a set breaks the rules", "red", "off")
+    assert helpers.meld_metric(meld) == invalid
+    two_broken = check_meld(parse_layout("r10 r11 r12 | r4 r5 | k1 b2 o3"), standard)
+    assert helpers.meld_metric(two_broken).delta == "2 sets break the rules"
+    enough = helpers.MeldMetric("33 / 30", "enough", "green", "up")
+    assert helpers.meld_metric(check_meld(parse_layout("r10 r11 r12"), standard)) == enough
+    short = helpers.MeldMetric("6 / 30", "24 short", "red", "down")
+    assert helpers.meld_metric(check_meld(parse_layout("r1 r2 r3"), standard)) == short
+
+
+def test_meld_lines_give_each_reason_once() -> None:
+    from assistant.meld import check_meld
+
+    meld = check_meld(parse_layout("r10 r11 r12 | r4 r5"), find_preset("standard"))
+    lines = helpers.meld_lines(meld)
+    assert sum("only 2 tiles" in line for line in lines) == 1
+    assert len(lines) == 2
 
 
 def test_phone_address_and_camera_rule() -> None:
