@@ -360,3 +360,53 @@ def test_a_closed_pipe_ends_quietly() -> None:
     err = process.stderr.read().decode()
     assert process.wait(timeout=60) == 0
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def readme_block(heading: str) -> list[str]:
+    """The command lines of the first ```bash block under README.md's `## heading` (comments left out)."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_readme_tournament_hall_runs_as_written(tmp_path: Path) -> None:
+    """Every command of README's "A tournament hall", as written, on a temporary SQLite file standing in
+    for the hall's server (the one line that names the server, `export RUMMI_DB=...`, is replaced by it)."""
+    import os
+    import shlex
+
+    lines = readme_block("A tournament hall")
+    export, rummi_lines, app_lines = lines[0], lines[1:-1], lines[-1:]
+    assert export.startswith("export RUMMI_DB=postgresql+psycopg://")
+    assert rummi_lines and all(line.startswith("rummi tournament ") for line in rummi_lines)
+    bin_dir = tmp_path / "bin"  # `rummi` as the activated .venv gives it, for this checkout
+    bin_dir.mkdir()
+    (bin_dir / "rummi").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m assistant "$@"\n')
+    (bin_dir / "rummi").chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": str(ROOT),
+        "RUMMI_DB": str(tmp_path / "hall.sqlite3"),
+    }
+    outputs = []
+    for line in rummi_lines:
+        done = subprocess.run(
+            ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, f"{line}\n{done.stderr}"
+        assert "Traceback" not in done.stderr
+        outputs.append(done.stdout)
+    assert "Game 1 recorded: table 1" in outputs[1]
+    assert "1 game recorded" in outputs[2] and "round 2" in outputs[3]
+    # The app's line: streamlit's own options, this checkout's app (a server is not started here).
+    (app,) = app_lines
+    argv = shlex.split(app, comments=True)
+    assert argv[:3] == [".venv/bin/streamlit", "run", "app.py"] and (ROOT / "app.py").is_file()
+    from streamlit import config
+
+    options = [arg[2:] for arg in argv[3:] if arg.startswith("--")]
+    assert options == ["server.address"]
+    for option in options:
+        config.get_option(option)  # RuntimeError for an option streamlit does not have
