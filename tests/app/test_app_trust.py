@@ -102,6 +102,7 @@ def test_the_database_is_the_command_line_setting(
     app: NewTab, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     club = tmp_path / "club" / "scores.sqlite3"
+    club.parent.mkdir()  # a --db file's folder must exist (only the default location's is made)
     monkeypatch.setattr(sys, "argv", ["app.py", "--db", str(club)])
     at = AppTest.from_file(APP, default_timeout=30).run()
     assert not at.exception
