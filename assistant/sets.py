@@ -259,8 +259,8 @@ def _run_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
     color = Counter(t.color for _, t in naturals).most_common(1)[0][0]
     reasons = []
     for tile, count in Counter(t for _, t in naturals if t.color != color).items():
-        run = rules.color_label(color)
-        text = f"{rules.describe(tile)}{_copies(count)} in a {run} run: a run is one colour"
+        run = _with_article(rules.color_label(color))
+        text = f"{rules.describe(tile)}{_copies(count)} in {run} run: a run is one colour"
         reasons.append(Reason(SetProblem.MIXED_COLORS, text))
     numbers = Counter(t.number for _, t in naturals)
     for (i, left), (j, right) in zip(naturals, naturals[1:], strict=False):
@@ -287,6 +287,11 @@ def _run_problems(tiles: tuple[Tile, ...], rules: Rules) -> list[Reason]:
         text = f"a run holds at most 13 tiles, this one has {len(tiles)}"
         reasons.append(Reason(SetProblem.RUN_TOO_LONG, text))
     return reasons
+
+
+def _with_article(word: str) -> str:
+    """`a black`, `an orange`."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def _times(count: int) -> str:

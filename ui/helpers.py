@@ -382,6 +382,11 @@ def parse_rack(text: str) -> list[Slot]:
     return [slot for tiles in parse_slots(text.replace("|", " ")) for slot in tiles]
 
 
+def counted(count: int, noun: str) -> str:
+    """`1 tile`, `2 tiles`, `0 points`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def format_rack(rack: Sequence[Slot]) -> str:
     from assistant.slots import format_slots
 

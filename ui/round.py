@@ -179,10 +179,11 @@ def rack_tiles_ui(number: int, player: Player, rack: list[Slot], rules: Rules) -
     text = helpers.format_rack(rack)
     unread = sum(t is None for t in rack)
     known = [t for t in rack if t is not None]
-    points = f"{rack_value(known, rules)} points" + (f", {unread} tile(s) not read" if unread else "")
+    points = helpers.counted(rack_value(known, rules), "point")
+    not_read = f", {helpers.counted(unread, 'tile')} not read" if unread else ""
     key = f"rack_pick_{number}_{player.seat}_{hashlib.sha1(text.encode()).hexdigest()[:8]}"
     st.pills(
-        f"{player.name}: {len(rack)} tiles · {points}",
+        f"{player.name}: {helpers.counted(len(rack), 'tile')} · {points}{not_read}",
         options=list(range(len(rack))),
         format_func=lambda position: tile_markup(rack[position]),
         key=key,

@@ -18,7 +18,7 @@ from app_browser import (
 from playwright.sync_api import expect, sync_playwright
 
 VERDICT = re.compile(r"Table valid|Table not valid|tile\(s\) not read")
-TILES_AND_POINTS = re.compile(r"^Player 1: (\d+) tiles · ")
+TILES_AND_POINTS = re.compile(r"^Player 1: (\d+) tiles? · ")
 
 
 def test_camera_photo_to_verdict_in_a_real_browser(tmp_path: Path) -> None:
@@ -76,7 +76,7 @@ def test_a_round_scored_from_photos_of_the_racks_on_a_phone(tmp_path: Path) -> N
             rack_row.first.locator("button").first.click()  # tap 1: the tile
             fix = page.locator("[data-testid=stButtonGroup]").filter(has_text="Any tile")
             fix.locator("button", has_text="remove").click()  # tap 2: what it is (not a tile)
-            expect(page.get_by_text(re.compile(rf"^Player 1: {before - 1} tiles"))).to_be_visible(
+            expect(page.get_by_text(re.compile(rf"^Player 1: {before - 1} tiles? "))).to_be_visible(
                 timeout=30_000
             )
             assert page_overflow(page) <= 1

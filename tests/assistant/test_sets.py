@@ -172,6 +172,7 @@ def test_is_valid_set_agrees_with_check_set_on_many_sets_in_every_edition() -> N
         ),
         ("r5 r5 r5 r6", "5 appears three times in the run"),
         ("k1 k2 r3 r3 k4", "red 3 (twice) in a black run: a run is one colour; 3 appears twice in the run"),
+        ("o1 o2 r3", "red 3 in an orange run: a run is one colour"),
         ("k8 b8 r9 r9", "red 9 (twice) does not belong in the group of 8s"),
         ("r5 r7 r5 r7 r5 r7", "gap between 5 and 7; 5 comes after 7: a run goes up from left to right"),
     ],
