@@ -104,7 +104,13 @@ def tile_layout(photo: str, text: str, rules: Rules) -> list[list[Tile]]:
 
 
 def run(args: argparse.Namespace, rules: Rules) -> int:
-    from vision.calibration import STANDARD_LAYOUT, BareTableError, CalibrationError, calibrate_photos
+    from vision.calibration import (
+        STANDARD_LAYOUT,
+        BareTableError,
+        CalibrationError,
+        RowOrderError,
+        calibrate_photos,
+    )
     from vision.frames import ImageError, load_image
     from vision.onnx_models import ModelLoadError
     from vision.profile import save_profile
@@ -150,7 +156,10 @@ def run(args: argparse.Namespace, rules: Rules) -> int:
         )
     except CalibrationError as error:
         names = [photo for photo, _ in tile_photos]
-        return _fail(f"{names[0] if len(names) == 1 else 'a tile photo'} does not match its layout: {error}")
+        hint = " (or give --layout with the rows as they lie)" if isinstance(error, RowOrderError) else ""
+        return _fail(
+            f"{names[0] if len(names) == 1 else 'a tile photo'} does not match its layout: {error}{hint}"
+        )
     try:
         save_profile(args.out, profile)
     except OSError as error:

@@ -623,12 +623,9 @@ def check_row_order(
         for number, should, reads in wrong
     )
     if layout == STANDARD_LAYOUT:
-        order = (
-            "lay the rows black, blue, red, orange, each 1 to 13, then the jokers, or give --layout with "
-            "the rows as they lie"
-        )
+        order = "lay the rows black, blue, red, orange, each 1 to 13, then the jokers"
     else:
-        order = "lay the rows as the layout says, or give the layout with the rows as they lie"
+        order = "lay the rows as the layout says"
     raise RowOrderError(f"its rows are in another order: {rows}; {order}")
 
 
@@ -803,7 +800,8 @@ def calibrate_photos(
                 samples.append(read_tile_photo(reader, frame, layout))
             except CalibrationError as error:
                 where = f"tile photo {number}: " if len(tile_frames) > 1 else ""
-                raise CalibrationError(f"{where}{error}") from error
+                kind = RowOrderError if isinstance(error, RowOrderError) else CalibrationError
+                raise kind(f"{where}{error}") from error
         reader.use_profile(None)  # type: ignore[attr-defined]
         return calibrate(reader, empty_frames, samples, seed=seed)
     finally:

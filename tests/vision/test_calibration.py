@@ -418,7 +418,9 @@ def test_a_rendered_calibration_photo_with_its_rows_in_another_order_is_exit_2_a
     assert captured.out == "" and "Traceback" not in captured.err
     assert (
         "reordered.jpg does not match its layout: its rows are in another order: row 1 (black) reads as "
-        "blue, row 2 (blue) reads as red, row 3 (red) reads as orange, row 4 (orange) reads as black"
+        "blue, row 2 (blue) reads as red, row 3 (red) reads as orange, row 4 (orange) reads as black; lay "
+        "the rows black, blue, red, orange, each 1 to 13, then the jokers (or give --layout with the rows as "
+        "they lie)\n"
     ) in captured.err
     assert not out.exists()
     # The same photo with a layout of its rows as they lie is learned.
