@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=500)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3])
     parser.add_argument("--folder", type=Path, default=ROOT / "runs" / "bench-referee")
-    parser.add_argument("--live", action="store_true", help="also look at every frame (the live screen's load)")
+    parser.add_argument("--live", action="store_true", help="also look at every frame (the live load)")
     args = parser.parse_args(argv)
     reader = load_reader()
     total = game_videos.GameScore()
