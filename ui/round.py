@@ -20,6 +20,7 @@ from assistant.storage import Game, Player, Storage, StorageError
 from assistant.tiles import Tile
 from ui import helpers
 from ui.common import photo_bytes_key, tile_markup, tile_reader
+from ui.table import any_tile_ui
 from vision import photos
 
 
@@ -211,14 +212,7 @@ def rack_tiles_ui(number: int, player: Player, rack: list[Slot], rules: Rules) -
                 on_change=on_rack_tile_fixed,
                 args=("rack_fix_likely",),
             )
-        st.pills(
-            "Any tile",
-            [str(t) for t in helpers.TILE_CHOICES] + ["remove"],
-            format_func=lambda t: ":material/delete: remove" if t == "remove" else tile_markup(Tile.parse(t)),
-            key="rack_fix_any",
-            on_change=on_rack_tile_fixed,
-            args=("rack_fix_any",),
-        )
+        any_tile_ui("rack_fix_any", rules, on_rack_tile_fixed, lambda key: (key,))
 
 
 def on_rack_tile_picked(number: int, seat: int, key: str, text: str) -> None:

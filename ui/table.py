@@ -4,6 +4,7 @@ tap a tile to fix its reading; the opening meld check. The Turn screen shows the
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -15,9 +16,10 @@ from assistant.rules import Rules
 from assistant.sets import check_set
 from assistant.storage import Game, Storage, StorageError
 from assistant.table import check_table, count_problems
-from assistant.tiles import Tile
+from assistant.tiles import Color, Tile
 from ui import helpers
 from ui.common import (
+    COLOR_MARKUP,
     INVALID_MARK,
     SOURCES,
     UNJUDGED_MARK,
@@ -349,14 +351,37 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: s
                 on_change=on_tile_fixed,
                 args=(db, game.id, "fix_likely", rules),
             )
+        any_tile_ui("fix_any", rules, on_tile_fixed, lambda key: (db, game.id, key, rules))
+
+
+def any_tile_ui(
+    key: str, rules: Rules, on_pick: Callable[..., None], args_for: Callable[[str], tuple[Any, ...]]
+) -> None:
+    """What a tile really is, from every tile: one row per colour (on a phone a row wraps within its colour),
+    each tile with its colour letter (red and orange look alike), then the joker and "remove". Each row is a
+    widget of its own, `{key}_k`, `{key}_b`, `{key}_r`, `{key}_o` and `{key}_j`; `on_pick(*args_for(row))`."""
+    st.caption("Any tile")
+    rows = [(c.letter, [f"{c.letter}{n}" for n in range(1, 14)], rules.color_label(c)) for c in Color]
+    rows.append(("j", ["J", "remove"], "joker or remove"))
+    for letter, options, label in rows:
+        row_key = f"{key}_{letter}"
         st.pills(
-            "Any tile",
-            [str(t) for t in helpers.TILE_CHOICES] + ["remove"],
-            format_func=lambda t: ":material/delete: remove" if t == "remove" else tile_markup(Tile.parse(t)),
-            key="fix_any",
-            on_change=on_tile_fixed,
-            args=(db, game.id, "fix_any", rules),
+            label,
+            options,
+            format_func=tile_choice_markup,
+            key=row_key,
+            on_change=on_pick,
+            args=args_for(row_key),
+            label_visibility="collapsed",
         )
+
+
+def tile_choice_markup(choice: str) -> str:
+    """A choice of the tile picker: `r5` in red, `J`, or remove."""
+    if choice == "remove":
+        return ":material/delete: remove"
+    tile = Tile.parse(choice)
+    return "**J**" if tile.color is None else COLOR_MARKUP[tile.color.letter].format(choice)
 
 
 def layout_editor_ui(db: Storage, game: Game) -> None:

@@ -116,10 +116,10 @@ def test_any_tile_can_be_replaced_or_removed(app: NewTab) -> None:
     assert texts(at, "error") == ["Table not valid: the set breaks the rules."]
     assert set_verdict(at, 1)[0] == "invalid"
     set_row(at, 1).set_value(3).run()
-    at.pills(key="fix_any").set_value("remove").run()
+    at.pills(key="fix_any_j").set_value("remove").run()
     assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 18 points."]
     set_row(at, 1).set_value(0).run()
-    at.pills(key="fix_any").set_value("J").run()
+    at.pills(key="fix_any_j").set_value("J").run()
     assert stored_game().table_layout == "J r6 r7"
     assert set_verdict(at, 1) == ("valid", "red 5-6-7 · 18 points · joker as r5")
 
@@ -144,7 +144,7 @@ def test_unread_tiles_must_be_fixed_before_judging(app: NewTab, reader: FakeRead
     assert stored_game().table_layout == "r1 ? r3"
     assert set_verdict(at, 1) == ("unjudged", "not judged: a tile is not read")
     set_row(at, 1).set_value(1).run()
-    at.pills(key="fix_any").set_value("r2").run()
+    at.pills(key="fix_any_r").set_value("r2").run()
     assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 6 points."]
 
 
@@ -369,7 +369,7 @@ def test_live_video_without_a_server_session_is_a_message(app: NewTab) -> None:
 def test_a_second_tab_sees_a_correction_made_in_the_first(app: NewTab) -> None:
     first, second = app(), app()
     set_row(first, 3).set_value(0).run()
-    first.pills(key="fix_any").set_value("b5").run()
+    first.pills(key="fix_any_b").set_value("b5").run()
     assert set_verdict(first, 3)[0] == "invalid"
     second.run()
     assert second.text_area(key="layout_text").value == "r5 r6 r7 | k9 b9 o9 | b5 b2 b3 b4"

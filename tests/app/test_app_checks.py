@@ -28,3 +28,19 @@ def test_a_mixed_run_names_its_colour_with_the_right_article(app: NewTab) -> Non
     at = type_layout(app(), "o1 o2 r3")
     [row] = [p for p in at.pills if " Set 1: " in p.label]
     assert row.label.endswith("red 3 in an orange run: a run is one colour")
+
+
+def test_the_any_tile_picker_has_one_row_per_colour_with_letters(app: NewTab) -> None:
+    at = type_layout(app(), "r5 r6 r8")
+    [row] = [p for p in at.pills if " Set 1: " in p.label]
+    row.set_value(2).run()  # tap the r8
+    rows = {letter: at.pills(key=f"fix_any_{letter}") for letter in "kbroj"}
+    # Each tile with its letter, in its colour: red and orange are told apart by the letter too.
+    markup = {"k": "**{}**", "b": ":blue[**{}**]", "r": ":red[**{}**]", "o": ":orange[**{}**]"}
+    for letter in "kbro":
+        assert rows[letter].options == [markup[letter].format(f"{letter}{n}") for n in range(1, 14)]
+    assert rows["j"].options[0] == "**J**" and rows["j"].options[1].endswith("remove")
+    rows["r"].set_value("r7").run()
+    assert not at.exception
+    assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 18 points."]
+    assert stored_game().table_layout == "r5 r6 r7"

@@ -79,7 +79,7 @@ def test_a_rack_tile_not_read_must_be_picked(app: NewTab, reader: FakeReader) ->
     assert not [b for b in at.button if b.label.startswith("Confirm")]
     [row] = [p for p in at.pills if p.label.startswith("Player 1:")]
     row.set_value(1).run()
-    at.pills(key="rack_fix_any").set_value("b13").run()
+    at.pills(key="rack_fix_any_b").set_value("b13").run()
     assert at.text_input(key="rack_1_0").value == "r1 b13"
     assert [b for b in at.button if b.label == "Confirm round 1"]
 
