@@ -8,12 +8,14 @@ shipped beside the models and checked on hold-out renders and real photos (model
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from vision.detections import UNKNOWN_CLASS, Detections
 from vision.onnx_models import ModelLoadError, model_path
 
 CONFIDENCE_MAP = "confidence.json"
@@ -83,3 +85,42 @@ class ConfidenceMap:
             return cls(tuple(data["raw"]), tuple(data["calibrated"]))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ModelLoadError(f"confidence map {path} cannot be read: {error}") from error
+
+
+NO_TILE_BELOW = 0.2
+"""A reported tile with a calibrated confidence under this is surely no tile: it is left out of `tiles` and
+`racks` (`without_no_tiles`). Measured in models/README.md (`python -m vision.evaluation.doubt`)."""
+
+DOUBTFUL_BELOW = 0.7
+"""A reported tile with a calibrated confidence under this (and at `NO_TILE_BELOW` or more) is doubtful:
+reported with `doubtful: true`, and a rack's total counts it apart ("+ n doubtful")."""
+
+
+@functools.cache
+def shipped_map() -> ConfidenceMap:
+    """The shipped map, loaded once per process."""
+    return ConfidenceMap.load()
+
+
+def calibrated(detections: Detections, confidence_map: ConfidenceMap | None = None) -> np.ndarray:
+    """Each detection's calibrated confidence: the map (shipped unless given) of its detector score times
+    its reading's probability (its detector score alone where it is not read)."""
+    calibrate = confidence_map or shipped_map()
+    read = detections.class_id != UNKNOWN_CLASS
+    raw = np.where(read, detections.confidence * detections.class_confidence, detections.confidence)
+    return np.asarray(calibrate(raw.astype(np.float64)), dtype=np.float64).reshape(-1)
+
+
+def without_no_tiles(
+    detections: Detections, confidence_map: ConfidenceMap | None = None, floor: float = NO_TILE_BELOW
+) -> Detections:
+    """`detections` less those whose calibrated confidence is under `floor` (surely no tile)."""
+    if not len(detections) or floor <= 0.0:
+        return detections
+    keep = calibrated(detections, confidence_map) >= floor
+    return detections if keep.all() else detections[keep]
+
+
+def doubtful(confidences: np.ndarray | list[float]) -> np.ndarray:
+    """Which calibrated confidences are doubtful (under `DOUBTFUL_BELOW`)."""
+    return np.asarray(confidences, dtype=np.float64) < DOUBTFUL_BELOW

@@ -259,9 +259,10 @@ class PhotoReading:
 
 def read_photo(frame: np.ndarray, reader: Any, rules: Rules) -> PhotoReading:
     """Find and read the tiles in `frame`, group them into sets and racks, and keep runner-up readings."""
+    from vision.confidence import without_no_tiles
     from vision.layout import rebuild
 
-    detections = reader.read(frame)
+    detections = without_no_tiles(reader.read(frame))  # what is surely no tile is not shown at all
     height, width = frame.shape[:2]
     layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
     alternatives: dict[int, tuple[Tile, ...]] = {}

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import InputError, shorten_long_runs
-from vision.confidence import ConfidenceMap
-from vision.detections import UNKNOWN_CLASS, Detections
+from vision.confidence import NO_TILE_BELOW, ConfidenceMap, calibrated, doubtful, without_no_tiles
+from vision.detections import Detections
 from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError, load_image
 from vision.layout import rebuild
@@ -63,16 +63,17 @@ def shipped_confidence_map() -> ConfidenceMap:
 def tiles_to_json(
     detections: Detections, confidence_map: ConfidenceMap | None = None
 ) -> list[dict[str, Any]]:
-    """The contract's `tiles` list: token (`?` where not read), box in pixels, and the confidence that the
-    tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given)."""
-    calibrate = confidence_map or shipped_confidence_map()
-    read = detections.class_id != UNKNOWN_CLASS
-    raw = np.where(read, detections.confidence * detections.class_confidence, detections.confidence)
-    confidences = np.asarray(calibrate(raw.astype(np.float64)), dtype=np.float64).reshape(-1)
+    """The contract's `tiles` list: token (`?` where not read), box in pixels, the confidence that the
+    tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given), and
+    whether that confidence is under the doubt line (`vision.confidence.DOUBTFUL_BELOW`)."""
+    confidences = calibrated(detections, confidence_map)
     boxes = np.asarray(detections.xyxy, dtype=np.float64).round(1).tolist()
     return [
-        {"tile": "?" if tile is None else str(tile), "box": box, "confidence": round(float(confidence), 4)}
-        for tile, box, confidence in zip(detections.tiles(), boxes, confidences, strict=True)
+        {"tile": "?" if tile is None else str(tile), "box": box, "confidence": round(float(confidence), 4),
+         "doubtful": bool(doubt)}
+        for tile, box, confidence, doubt in zip(
+            detections.tiles(), boxes, confidences, doubtful(confidences), strict=True
+        )
     ]
 
 
@@ -82,8 +83,11 @@ def read_document(
     detections: Detections,
     rules: Any,
     confidence_map: ConfidenceMap | None = None,
+    floor: float = NO_TILE_BELOW,
 ) -> tuple[dict[str, Any], Any]:
-    """One image's JSON object, and its layout."""
+    """One image's JSON object, and its layout. What is surely no tile (calibrated confidence under
+    `floor`) is in neither; `rack_doubtful` gives the positions of each rack's doubtful tiles in `racks`."""
+    detections = without_no_tiles(detections, confidence_map, floor)
     height, width = frame.shape[:2]
     document: dict[str, Any] = {
         "image": path,
@@ -95,6 +99,10 @@ def read_document(
     }
     layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
     document.update(layout.to_json())
+    marked = [t["doubtful"] for t in document["tiles"]]
+    document["rack_doubtful"] = [
+        [position for position, placed in enumerate(rack) if marked[placed.index]] for rack in layout.racks
+    ]
     return document, layout
 
 
@@ -103,7 +111,7 @@ def error_document(path: str, error: object) -> dict[str, Any]:
     return {"image": path, "error": shorten_long_runs(str(error))}
 
 
-def describe(document: dict[str, Any]) -> str:
+def describe(document: dict[str, Any], rules: Any = None) -> str:
     """The reading of one image for a person: the tiles, then the sets and racks."""
     tiles = " ".join(t["tile"] for t in document["tiles"]) or "(none)"
     lines = [f"{document['image']}: {len(document['tiles'])} tiles: {tiles}"]
@@ -112,10 +120,26 @@ def describe(document: dict[str, Any]) -> str:
         lines.append(f"  set {number}: {' '.join(entry['tiles'])}: {verdict}")
         for suggestion in entry.get("suggestions", []):
             lines.append(f"    ? {suggestion['raw']} may be {suggestion['proposed']}: {suggestion['reason']}")
-    for number, rack in enumerate(document["racks"], start=1):
-        lines.append(f"  rack {number}: {' '.join(rack)}")
+    doubts = document.get("rack_doubtful") or [[] for _ in document["racks"]]
+    for number, (rack, doubt) in enumerate(zip(document["racks"], doubts, strict=False), start=1):
+        tokens = [f"{t}?" if k in doubt else t for k, t in enumerate(rack)]
+        line = f"  rack {number}: {' '.join(tokens)}"
+        if rules is not None:
+            line += f" · {rack_points(rack, doubt, rules)} points"
+        if doubt:
+            line += f" + {len(doubt)} doubtful"
+        lines.append(line)
     lines.extend(f"  problem: {problem}" for problem in document.get("problems", []))
     return "\n".join(lines)
+
+
+def rack_points(rack: list[str], doubtful_positions: list[int], rules: Any) -> int:
+    """A rack's points at the end of a round over its sure tiles (its doubtful ones are counted apart)."""
+    from assistant.rules import rack_value
+    from assistant.tiles import Tile
+
+    sure = [t for k, t in enumerate(rack) if k not in set(doubtful_positions) and t != "?"]
+    return rack_value([Tile.parse(t) for t in sure], rules)
 
 
 class AnnotationError(InputError):
@@ -312,7 +336,7 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets:
             code = EXIT_UNREADABLE
             continue
         document, layout = read_document(image, frame, detections, rules)
-        print(json.dumps(document) if getattr(args, "json", False) else describe(document), flush=True)
+        print(json.dumps(document) if getattr(args, "json", False) else describe(document, rules), flush=True)
         if targets is not None:
             try:
                 _annotate(targets[k], frame, layout)

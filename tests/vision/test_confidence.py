@@ -8,8 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.confidence import ConfidenceMap
+from assistant.rules import STANDARD
+from assistant.tiles import CLASS_INDEX
+from vision.confidence import DOUBTFUL_BELOW, NO_TILE_BELOW, ConfidenceMap, doubtful, without_no_tiles
+from vision.detections import Detections
 from vision.onnx_models import ModelLoadError
+from vision.read import describe, read_document
 
 
 def test_the_fit_turns_overconfident_scores_into_frequencies() -> None:
@@ -34,3 +38,39 @@ def test_the_map_round_trips_and_bad_files_are_named(tmp_path: Path) -> None:
     path.write_text('{"raw": [0, 1], "calibrated": [1, 0]}')
     with pytest.raises(ModelLoadError, match="confidence.json"):
         ConfidenceMap.load(path)
+
+
+def _three_tiles_on_a_rack(scores: list[float]) -> Detections:
+    """k5, r7 and b2 standing side by side on one rack, read surely, with these detector scores."""
+    xyxy = np.array([[110, 120, 150, 180], [160, 120, 200, 180], [210, 120, 250, 180]], np.float32)
+    found = Detections(
+        xyxy=xyxy,
+        confidence=np.array(scores, np.float32),
+        rack_xyxy=np.array([[100, 110, 400, 200]], np.float32),
+        rack_confidence=np.array([0.9], np.float32),
+    )
+    ids = [CLASS_INDEX["black_5"], CLASS_INDEX["red_7"], CLASS_INDEX["blue_2"]]
+    return found.with_readings(np.array(ids)[:, None], np.ones((3, 1), np.float32))
+
+
+def test_what_is_surely_no_tile_is_left_out_and_the_rest_kept() -> None:
+    found = _three_tiles_on_a_rack([0.95, NO_TILE_BELOW + 0.01, NO_TILE_BELOW - 0.01])
+    kept = without_no_tiles(found, ConfidenceMap())
+    assert [str(t) for t in kept.tiles()] == ["k5", "r7"]
+    assert len(without_no_tiles(found, ConfidenceMap(), floor=0.0)) == 3
+
+
+def test_a_doubtful_tile_is_marked_and_its_rack_total_says_so() -> None:
+    found = _three_tiles_on_a_rack([0.95, (NO_TILE_BELOW + DOUBTFUL_BELOW) / 2, NO_TILE_BELOW / 2])
+    frame = np.full((300, 500, 3), 128, np.uint8)
+    document, _ = read_document("rack.jpg", frame, found, STANDARD, ConfidenceMap())
+    assert [(t["tile"], t["doubtful"]) for t in document["tiles"]] == [("k5", False), ("r7", True)]
+    assert len(document["racks"]) == 1 and sorted(document["racks"][0]) == ["k5", "r7"]
+    assert document["rack_doubtful"] == [[document["racks"][0].index("r7")]]
+    text = describe(document, STANDARD)
+    assert "5 points + 1 doubtful" in text and "r7?" in text and "b2" not in text
+
+
+def test_sure_tiles_are_not_doubtful() -> None:
+    assert doubtful([DOUBTFUL_BELOW, 0.99]).tolist() == [False, False]
+    assert doubtful([DOUBTFUL_BELOW - 0.01]).tolist() == [True]

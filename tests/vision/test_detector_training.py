@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.training.detector import build_parser
 
 
@@ -38,3 +40,54 @@ def test_recovering_a_checkpoint_from_a_missing_onnx_file_says_so(tmp_path, caps
 
     assert main([str(tmp_path / "nothing.onnx"), str(tmp_path / "out.pt"), "--images", str(tmp_path)]) == 2
     assert "no ONNX file" in capsys.readouterr().err
+
+
+def _real_folder(tmp_path, name: str, lines: list[str], racks: dict | None = None):
+    import json
+
+    (tmp_path / "images").mkdir(exist_ok=True)
+    (tmp_path / "labels").mkdir(exist_ok=True)
+    (tmp_path / "images" / f"{name}.jpg").write_bytes(b"")
+    (tmp_path / "labels" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    if racks is not None:
+        (tmp_path / "racks.json").write_text(json.dumps(racks))
+    return tmp_path / "images" / f"{name}.jpg"
+
+
+def test_a_real_photos_tiles_become_tile_boxes_and_its_rack_a_box_around_them(tmp_path) -> None:
+    from vision.training.detector import RACK_MARGIN, real_images, real_label_lines
+
+    photo = _real_folder(
+        tmp_path, "rummy4-1",
+        ["5 0.1 0.4 0.2 0.4 0.2 0.6 0.1 0.6", "7 0.3 0.4 0.4 0.4 0.4 0.6 0.3 0.6",
+         "9 0.5 0.5 0.6 0.5 0.6 0.7 0.5 0.7"],
+        {"rummy4-1.jpg": {"racks": [{"tiles": ["k2", "k4"], "label_lines": [0, 1]}], "table": []}},
+    )
+    lines = real_label_lines(photo, real_images(f"{tmp_path}:3")[2])
+    assert [line.split()[0] for line in lines] == ["0", "0", "0", "1"]
+    _, cx, cy, w, h = (float(v) for v in lines[-1].split())
+    assert cx - w / 2 == pytest.approx(0.1 - RACK_MARGIN[0] * 0.1, abs=1e-5)  # the third tile is not on it
+    assert cx + w / 2 == pytest.approx(0.4 + RACK_MARGIN[2] * 0.1, abs=1e-5)
+    assert cy + h / 2 == pytest.approx(0.6 + RACK_MARGIN[3] * 0.2, abs=1e-5)
+    photos, copies, _ = real_images(f"{tmp_path}:3@rummy4-1,rummy4-9")
+    assert (len(photos), copies) == (1, 3)
+    with pytest.raises(SystemExit):
+        real_images(f"{tmp_path}@rummy5")
+
+
+def test_real_validation_photos_replace_the_rendered_validation_share(tmp_path) -> None:
+    from vision.training.detector import build_dataset
+
+    real = tmp_path / "real"
+    real.mkdir()
+    _real_folder(real, "a-1", ["3 0.1 0.1 0.2 0.1 0.2 0.2 0.1 0.2"])
+    renders = tmp_path / "render"
+    (renders / "images").mkdir(parents=True)
+    (renders / "labels_det").mkdir()
+    for k in range(4):
+        (renders / "images" / f"{k:06d}.jpg").write_bytes(b"")
+        (renders / "labels_det" / f"{k:06d}.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    build_dataset([renders], tmp_path / "ds", 0.25, 0, real_train=[f"{real}:2"], real_val=[str(real)])
+    assert len(list((tmp_path / "ds" / "train" / "images").iterdir())) == 4 + 2
+    val = sorted((tmp_path / "ds" / "val" / "labels").iterdir())
+    assert len(val) == 1 and val[0].read_text().startswith("0 ")

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX, CLASS_NAMES, tile_from_class_name
+from vision.confidence import NO_TILE_BELOW, without_no_tiles
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 
 IOU_THRESHOLD = 0.5
@@ -368,9 +369,11 @@ def evaluate(
     turn: int = 0,
     scale: float = 1.0,
     jpeg_quality: int | None = None,
+    floor: float = 0.0,
 ) -> tuple[list[PhotoResult], list[str], float]:
     """Run `reader` over every labelled photo; returns results, error lines and the median read time in ms.
-    `turn`, `scale`, `jpeg_quality`: each photo as `taken_otherwise` gives it."""
+    `turn`, `scale`, `jpeg_quality`: each photo as `taken_otherwise` gives it. `floor`: tiles under this
+    calibrated confidence are left out, as `rummi read` leaves them (`vision.confidence.NO_TILE_BELOW`)."""
     from assistant.rules import STANDARD
     from vision.frames import load_image
     from vision.layout import rebuild
@@ -394,6 +397,8 @@ def evaluate(
         started = time.perf_counter()
         detections = reader.read(frame, confidence)  # type: ignore[attr-defined]
         times.append((time.perf_counter() - started) * 1000)
+        if floor and reader.reads_faces:  # type: ignore[attr-defined]
+            detections = without_no_tiles(detections, floor=floor)
         result = compare(photo.name, detections, true_boxes, true_ids, reader.reads_faces)  # type: ignore[attr-defined]
         layout = rebuild(detections, STANDARD, image_size=(frame.shape[1], frame.shape[0]), frame=frame)
         result.on_racks = sum(len(rack) for rack in layout.racks)
@@ -425,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jpeg-quality", type=int,
                         help="read each photo saved again as JPEG at this quality")
     parser.add_argument("--errors", action="store_true", help="list every miss, false tile and misreading")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="keep the tiles `rummi read` leaves out as surely no tile (confidence floor)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     return parser
 
@@ -456,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         turn=args.turn,
         scale=args.scale,
         jpeg_quality=args.jpeg_quality,
+        floor=0.0 if args.no_floor else NO_TILE_BELOW,
     )
     summaries = summarize(results)
     print(format_report(summaries, details if args.errors else []))

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from assistant.rules import STANDARD
-from vision.confidence import ConfidenceMap
+from vision.confidence import NO_TILE_BELOW, ConfidenceMap
 from vision.detections import box_iou
 from vision.evaluation.reading import match_boxes
 from vision.read import read_document
@@ -165,7 +165,9 @@ def evaluate_folder(
         if frame is None:
             raise SystemExit(f"cannot read {image_path}")
         detections = reader.read(frame)
-        document, layout = read_document(str(image_path), frame, detections, STANDARD, confidence_map)
+        # Fitting a map (`confidence_map` given) sees every tile, also those the shipped floor leaves out.
+        floor = 0.0 if confidence_map is not None else NO_TILE_BELOW
+        document, layout = read_document(str(image_path), frame, detections, STANDARD, confidence_map, floor)
         score_scene(scores, scene, document, layout)
     return scores
 

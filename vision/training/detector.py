@@ -83,8 +83,87 @@ def detector_label_lines(image: Path) -> list[str]:
     return [c for c in (one_class_label(line) for line in lines) if c]
 
 
-def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int) -> Path:
-    """Link rendered images into `out/{train,val}` with detector labels; returns the data.yaml path."""
+RACK_MARGIN = (0.06, 0.04, 0.06, 0.12)
+"""A rack box around its labelled tiles, widened by these shares of a tile's width (left, right) and height
+(top, bottom): the stand's ends and its foot show beyond the tiles standing on it."""
+
+
+def real_label_lines(image: Path, racks: dict | None = None) -> list[str]:
+    """Detector label lines for a labelled real photo (`../shared/real-*`: YOLO polygon tile labels in
+    `labels/`, 53 classes): every label a `tile` box; with `racks` (its `racks.json`), each rack a `rack`
+    box around its tiles' boxes widened by `RACK_MARGIN` (the photos label tiles, not racks)."""
+    label = image.parent.parent / "labels" / f"{image.stem}.txt"
+    lines = label.read_text().splitlines() if label.exists() else []
+    tiles = [c for c in (one_class_label(line) for line in lines) if c]
+    out = list(tiles)
+    for rack in (racks or {}).get(image.name, {}).get("racks", []):
+        boxes = []
+        for index in rack.get("label_lines", []):
+            _, cx, cy, w, h = (float(v) for v in tiles[index].split())
+            boxes.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, w, h))
+        if not boxes:
+            continue
+        tile_w = sum(b[4] for b in boxes) / len(boxes)
+        tile_h = sum(b[5] for b in boxes) / len(boxes)
+        x1 = max(0.0, min(b[0] for b in boxes) - RACK_MARGIN[0] * tile_w)
+        y1 = max(0.0, min(b[1] for b in boxes) - RACK_MARGIN[1] * tile_h)
+        x2 = min(1.0, max(b[2] for b in boxes) + RACK_MARGIN[2] * tile_w)
+        y2 = min(1.0, max(b[3] for b in boxes) + RACK_MARGIN[3] * tile_h)
+        out.append(f"1 {(x1 + x2) / 2:.6f} {(y1 + y2) / 2:.6f} {x2 - x1:.6f} {y2 - y1:.6f}")
+    return out
+
+
+def real_images(spec: str) -> tuple[list[Path], int, dict | None]:
+    """`DIR[:COPIES][@PREFIX,PREFIX]` -> the photos of DIR/images (only those whose names start with one of
+    the prefixes, if given), how many copies of each to train on, and DIR/racks.json if there is one."""
+    import json
+
+    prefixes: list[str] = []
+    if "@" in spec:
+        spec, chosen = spec.split("@", 1)
+        prefixes = [p for p in chosen.split(",") if p]
+    copies = 1
+    if ":" in spec:
+        spec, count = spec.rsplit(":", 1)
+        copies = int(count)
+    folder = Path(spec)
+    photos = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if prefixes:
+        photos = [p for p in photos if p.name.startswith(tuple(prefixes))]
+    if not photos:
+        raise SystemExit(f"no photos in {folder / 'images'} for {spec!r}")
+    racks_file = folder / "racks.json"
+    racks = json.loads(racks_file.read_text()) if racks_file.exists() else None
+    return photos, copies, racks
+
+
+def _add_real(out: Path, split: str, specs: list[str], start: int) -> int:
+    """Link real photos (`real_images` specs) into `out/split` with `real_label_lines`; returns how many."""
+    count = 0
+    for spec in specs:
+        photos, copies, racks = real_images(spec)
+        for copy in range(copies):
+            for photo in photos:
+                stem = f"{start + count:06d}_real{copy}_{photo.stem}"
+                (out / split / "images" / f"{stem}{photo.suffix}").symlink_to(photo.resolve())
+                lines = real_label_lines(photo, racks)
+                (out / split / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+                count += 1
+    return count
+
+
+def build_dataset(
+    scene_dirs: list[Path],
+    out: Path,
+    val_share: float,
+    seed: int,
+    real_train: list[str] | None = None,
+    real_val: list[str] | None = None,
+) -> Path:
+    """Link rendered images into `out/{train,val}` with detector labels; returns the data.yaml path.
+    `real_train`, `real_val`: labelled real photos (`real_images` specs) added to the training set, and
+    making the validation set on their own when given (renders then all train: the best epoch is the one
+    that reads real photos best)."""
     images: list[Path] = []
     for scene_dir in scene_dirs:
         found = sorted(p for p in (scene_dir / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -93,7 +172,7 @@ def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int
         images.extend(found)
     rng = random.Random(seed)
     rng.shuffle(images)
-    n_val = max(1, int(len(images) * val_share))
+    n_val = 0 if real_val else max(1, int(len(images) * val_share))
     splits = {"val": images[:n_val], "train": images[n_val:]}
     if out.exists():
         shutil.rmtree(out)
@@ -105,6 +184,10 @@ def build_dataset(scene_dirs: list[Path], out: Path, val_share: float, seed: int
             (out / split / "images" / f"{stem}{image.suffix}").symlink_to(image.resolve())
             converted = detector_label_lines(image)
             (out / split / "labels" / f"{stem}.txt").write_text("\n".join(converted) + "\n")
+    real_in_train = _add_real(out, "train", real_train or [], len(splits["train"]))
+    real_in_val = _add_real(out, "val", real_val or [], 0)
+    splits["train"] += [None] * real_in_train
+    splits["val"] += [None] * real_in_val
     data_yaml = out / "data.yaml"
     names = "".join(f"  {i}: {name}\n" for i, name in enumerate(DETECTOR_CLASSES))
     data_yaml.write_text(f"path: {out.resolve()}\ntrain: train/images\nval: val/images\nnames:\n{names}")
@@ -139,7 +222,8 @@ def train(args: argparse.Namespace) -> Path:
         best = last.parent / "best.pt"
         return best if best.exists() else last
     data_yaml = build_dataset(
-        [Path(d) for d in args.scenes], Path(args.out) / "dataset", args.val_share, args.seed
+        [Path(d) for d in args.scenes], Path(args.out) / "dataset", args.val_share, args.seed,
+        args.real_train, args.real_val,
     )
     model = YOLO(args.model)
     for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
@@ -180,6 +264,7 @@ def train(args: argparse.Namespace) -> Path:
         mosaic=1.0,
         val=True,
         freeze=args.freeze,
+        save_period=args.save_period,
         optimizer=args.optimizer,
         lr0=args.lr0,
     )
@@ -252,6 +337,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lr0", type=float, default=0.01,
                         help="initial learning rate (used unless --optimizer is 'auto')")
     parser.add_argument("--val-share", type=float, default=0.05)
+    parser.add_argument("--real-train", nargs="*", default=[], metavar="DIR[:COPIES][@PREFIXES]",
+                        help="labelled real photos to train on beside the renders (images/, labels/, "
+                             "racks.json), each COPIES times, only names starting with a PREFIX")
+    parser.add_argument("--real-val", nargs="*", default=[], metavar="DIR[@PREFIXES]",
+                        help="validate on these real photos instead of a share of the renders")
+    parser.add_argument("--save-period", type=int, default=-1,
+                        help="keep every N-th epoch's weights as epochN.pt (-1: only last and best)")
     parser.add_argument("--config-dir", default=".yolo", help="YOLO_CONFIG_DIR (settings and font)")
     parser.add_argument("--export", default="models/tile_detector.onnx", help="where to write the ONNX model")
     parser.add_argument("--export-only", metavar="WEIGHTS", help="skip training; export these weights")
