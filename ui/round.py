@@ -320,7 +320,7 @@ def totals_chart_ui(rounds: list[Any], names: list[str]) -> None:
         )
         .properties(height=220)
     )
-    st.altair_chart(chart, use_container_width=True)
+    st.altair_chart(chart, width="stretch")
 
 
 def undo_ui(db: Storage, game: Game, last: Any) -> None:

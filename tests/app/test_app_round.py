@@ -3,6 +3,7 @@ the notice on confirming, undo, the chart after one round; the Game screen's pla
 
 from __future__ import annotations
 
+import pytest
 from app_fakes import FakeReader, photo_bytes, rack_detections, scene_detections
 from test_app import NewTab, stored_game, table_with, texts
 
@@ -188,3 +189,15 @@ def test_confirm_with_a_box_left_unreadable_records_nothing(app: NewTab) -> None
     assert not at.exception
     assert Storage(default_db_path()).rounds(stored_game().id) == []
     assert any("Round not recorded" in e and "z9" in e for e in texts(at, "error"))
+
+
+def test_the_round_screen_uses_no_deprecated_streamlit_argument(
+    app: NewTab, caplog: pytest.LogCaptureFixture
+) -> None:
+    at = round_screen(app())
+    at.text_input(key="rack_1_1").input("r5").run()
+    confirm(at, 1)
+    assert len(at.get("vega_lite_chart")) == 1  # the totals chart is drawn
+    deprecated = [r.getMessage() for r in caplog.records if "use_container_width" in r.getMessage()]
+    shown = [w for w in texts(at, "warning") if "use_container_width" in w]
+    assert deprecated == [] and shown == []
