@@ -1,0 +1,664 @@
+"""Rendered videos of whole games seen by a camera above the table, with exact ground truth for `rummi watch`.
+
+    python -m datasets.game_video OUT_DIR --games N --seed S --players 2 [--turns T] [--fps 10] [--y4m]
+
+writes `OUT_DIR/game-000.mp4` and `game-000.json` (the truth, below), and with `--y4m` `game-000.y4m`
+(640x480, 5 fps, for Chromium's fake camera). Game i of a run is `simulate_game(S * 1000 + i)`.
+
+Each distinct table state (`datasets.game_script`) is drawn once, with one camera, cloth, edition and light
+per game; frames are composed from those images: a hand and arm reaching in from a side of the table while
+the state changes under it, sometimes a slow light change or a shaking camera, always sensor noise.
+Timeline: the table still for 2.0-3.5 s, a hand for 1.0-2.0 s, the table still again, and so on.
+
+Truth (`GameTruth.to_json`): `turns` in the contract's fields, judged at `time_s` = when the table became
+still after the hand left (`still_s`) plus `SETTLE_S` (what `rummi watch --settle 1.5` should report; the
+first frame at or after that moment where 1.5 s is not a whole number of frames);
+`added`/`removed` against the table at the previous reported turn, sorted by colour (k, b, r, o), then
+number, jokers last; `table` the sets top to bottom, left to right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets import layouts as lay
+from datasets.backgrounds import pick_surface
+from datasets.camera import Camera
+from datasets.effects import color_cast, light_falloff, soft_blur
+from datasets.game_script import GameScript, ScriptEvent, simulate_game, table_bounds
+from datasets.scene import _background, _Painter
+from datasets.tile_face import Edition
+
+SETTLE_S = 1.5
+"""The referee's default `--settle`: a turn is judged this long after the table became still."""
+
+STILL_S = (2.0, 3.5)
+HAND_S = (1.0, 2.0)
+FIRST_SEAT = 1
+
+
+@dataclass
+class GameLook:
+    """What stays the same for a whole game: camera, edition, cloth, light, and the photo's light and cast."""
+
+    camera: Camera
+    edition: Edition
+    light: np.ndarray  # unit vector towards the lamp
+    surface: str
+    table: np.ndarray  # the bare table (BGR float32 0-1), before `tone`
+    tone: np.ndarray  # (h, w, 3) light falloff times white balance
+    tile_px: float  # a tile's height in pixels in the middle of the table
+    seed: int
+    tone_mean: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))  # for things over the table
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.table.shape[1], self.table.shape[0]
+
+
+def game_look(script: GameScript, size: tuple[int, int] = (1000, 750)) -> GameLook:
+    """One game's camera (from above, up to 15 degrees of tilt, seat 1 at the bottom), edition, cloth and
+    light, framing the whole table area; tiles come out about 45-60 px tall at 1000x750."""
+    width, height = size
+    rng = np.random.default_rng([script.seed, 2])
+    edition = replace(Edition.sample(rng, "train", other=0.1), aspect=script.geometry.aspect)
+    x0, y0, x1, y1 = table_bounds(script)
+    corners = np.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], float)
+    target = corners.mean(axis=0)
+    hfov = math.radians(rng.uniform(55, 68))
+    focal = max(width, height) / 2 / math.tan(hfov / 2)
+    radius = float(np.hypot(x1 - x0, y1 - y0)) / 2
+    elevation = rng.uniform(75, 90)
+    camera = Camera.looking_at(target, radius / math.tan(hfov / 2) * 1.1, -90 + rng.normal(0, 2), elevation,
+                               rng.normal(0, 1.5), focal, 0.0, 0.0)
+    proj = camera.project(corners)
+    lo, hi = proj.min(axis=0), proj.max(axis=0)
+    fill = rng.uniform(0.93, 0.98)
+    scale = min(width * fill / (hi[0] - lo[0]), height * fill / (hi[1] - lo[1]))
+    center = (lo + hi) / 2 * scale
+    camera.zoom_and_shift(scale, width / 2 - center[0], height / 2 - center[1])
+    quad = camera.project(lay.table_tile(lay.JOKER, target[:2], 0.0, edition.aspect).corners)
+    tile_px = float(np.linalg.norm(quad[0] - quad[3]))
+
+    surface = pick_surface(rng, 0.2)
+    area = lay.Layout(focus=corners)
+    table, _ = _background(rng, camera, area, width, height, surface, with_wall=False)
+    theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
+    light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
+    ones = np.ones((height, width, 3), np.float32)
+    tone = color_cast(light_falloff(ones, rng), rng).astype(np.float32)
+    return GameLook(camera, edition, light, surface, table.astype(np.float32), tone, tile_px, script.seed,
+                    tone.mean(axis=(0, 1)))
+
+
+def state_layout(script: GameScript, state: int) -> tuple[lay.Layout, list[int]]:
+    """The table state as a `datasets.layouts.Layout` (tiles in reading order) and the tile id of each."""
+    table = script.states[state]
+    layout = lay.Layout()
+    ids: list[int] = []
+    for k in table.reading_order():
+        members = []
+        for i in table.sets[k]:
+            x, y, up = table.places[i]
+            placed = lay.table_tile(script.tiles[i], np.array([x, y]), up, script.geometry.aspect)
+            placed.set_index = len(layout.sets)
+            members.append(len(layout.tiles))
+            layout.tiles.append(placed)
+            ids.append(i)
+        layout.sets.append(members)
+    return layout, ids
+
+
+def render_state(script: GameScript, state: int, look: GameLook) -> np.ndarray:
+    """The table state as a still frame shows it without noise: BGR float32 0-1. Each tile is drawn with
+    its own seed, so it looks the same in every state of the game."""
+    layout, ids = state_layout(script, state)
+    img = look.table.copy()
+    painter = _Painter(img, look.camera, look.edition, look.light, np.random.default_rng([look.seed, 3]))
+    if layout.tiles:
+        painter.shadows(layout, look.tile_px)
+    depth = [float(look.camera.depth(t.corners.mean(axis=0)[None])[0]) for t in layout.tiles]
+    for k in sorted(range(len(layout.tiles)), key=lambda k: -depth[k]):
+        painter.rng = np.random.default_rng([look.seed, 4, ids[k]])
+        painter.tile(k, layout.tiles[k])
+    img *= look.tone
+    return np.clip(img, 0.0, 1.0)
+
+
+# ------------------------------------------------------------------------------------------------ hands
+
+
+@dataclass
+class HandVisit:
+    """A hand over the table from frame `start` to `end` (exclusive); the table under it shows state
+    `before` until frame `switch`, then `after`."""
+
+    start: int
+    switch: int
+    end: int
+    before: int
+    after: int
+    entry: np.ndarray  # palm centre (pixels) at the first and last frame, just outside the frame
+    focus: np.ndarray  # palm centre (pixels) while it works
+    skin: np.ndarray  # BGR 0-1
+    sleeve: np.ndarray
+    fingers: np.ndarray  # (4,) finger lengths in tile heights
+    wobble: np.ndarray  # (2,) phases
+    shake: bool
+    event: ScriptEvent
+
+    def palm(self, frame: int, fps: int) -> np.ndarray:
+        """Palm centre at a frame: in, a moment at work (moving a little), out; eased."""
+        total = self.end - self.start
+        moving = max(1, round(0.35 * fps))
+        moving = min(moving, max(1, (total - 1) // 3))
+        k = frame - self.start
+        if k < moving:
+            t = _ease(k / moving)
+            return self.entry * (1 - t) + self.focus * t
+        if k >= total - moving:
+            t = _ease((total - 1 - k) / moving)
+            return self.entry * (1 - t) + self.focus * t
+        wobble = np.array([math.sin(k * 0.9 + self.wobble[0]), math.sin(k * 0.7 + self.wobble[1])])
+        return self.focus + 6.0 * wobble
+
+
+def _ease(t: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return t * t * (3 - 2 * t)
+
+
+_SKIN = np.array([[0.55, 0.68, 0.85], [0.42, 0.55, 0.75], [0.30, 0.40, 0.58], [0.20, 0.27, 0.40],
+                  [0.62, 0.74, 0.90]], np.float32)
+
+
+def _hand_colors(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    skin = _SKIN[int(rng.integers(0, len(_SKIN)))] * rng.uniform(0.9, 1.1)
+    hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 255), rng.integers(40, 240)]]])
+    sleeve = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32) / 255.0
+    return np.clip(skin, 0, 1).astype(np.float32), sleeve
+
+
+def _seat_direction(seat: int, players: int) -> np.ndarray:
+    """Unit vector (pixels) from a seat's edge of the picture into the table: seat 1 at the bottom, then
+    (two players) the top, or (three, four) left, top, right."""
+    sides = {2: ["bottom", "top"], 3: ["bottom", "left", "top"], 4: ["bottom", "left", "top", "right"]}
+    side = sides.get(players, sides[4])[(seat - 1) % len(sides.get(players, sides[4]))]
+    return {"bottom": np.array([0.0, -1.0]), "top": np.array([0.0, 1.0]), "left": np.array([1.0, 0.0]),
+            "right": np.array([-1.0, 0.0])}[side]
+
+
+def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], unit: float) -> np.ndarray:
+    """Where the palm starts: back along `inward` from the focus until the fingertips are just inside the
+    frame's edge (so every frame of the visit shows some of the hand)."""
+    w, h = size
+    outward = -inward
+    ts = []
+    for axis, limit in ((0, w), (1, h)):
+        if outward[axis] > 1e-9:
+            ts.append((limit - focus[axis]) / outward[axis])
+        elif outward[axis] < -1e-9:
+            ts.append(-focus[axis] / outward[axis])
+    edge = focus + outward * min(ts)
+    return edge + outward * 3.0 * unit
+
+
+def _draw_hand(palm: np.ndarray, inward: np.ndarray, unit: float, fingers: np.ndarray, size: tuple[int, int],
+               factor: int) -> tuple[np.ndarray, np.ndarray]:
+    """(skin mask, sleeve mask), uint8 at 1/`factor` of the frame size."""
+    w, h = size[0] // factor, size[1] // factor
+    skin = np.zeros((h, w), np.uint8)
+    sleeve = np.zeros((h, w), np.uint8)
+    p = palm / factor
+    u = unit / factor
+    perp = np.array([-inward[1], inward[0]])
+
+    def pt(v: np.ndarray) -> tuple[int, int]:
+        return int(round(v[0] * 4)), int(round(v[1] * 4))
+
+    def line(mask: np.ndarray, a: np.ndarray, b: np.ndarray, width: float) -> None:
+        cv2.line(mask, pt(a), pt(b), 255, max(1, int(round(width))), cv2.LINE_AA, shift=2)
+
+    wrist = p - inward * 1.3 * u
+    angle = math.degrees(math.atan2(inward[1], inward[0]))
+    axes = (int(1.35 * u * 4), int(1.15 * u * 4))
+    cv2.ellipse(skin, pt(p), axes, angle, 0, 360, 255, -1, cv2.LINE_AA, shift=2)
+    line(skin, wrist, p, 1.9 * u)
+    line(skin, wrist, wrist - inward * 1.0 * u, 1.8 * u)
+    for k in range(4):
+        base = p + perp * (k - 1.5) * 0.52 * u + inward * 0.9 * u
+        tip = base + inward * fingers[k] * u + perp * (k - 1.5) * 0.12 * u
+        line(skin, base, tip, 0.45 * u)
+    thumb = p + perp * 1.0 * u - inward * 0.2 * u
+    line(skin, thumb, thumb + (perp * 0.8 + inward * 0.7) * u, 0.5 * u)
+    line(sleeve, wrist - inward * 0.9 * u, wrist - inward * 40 * u, 2.5 * u)
+    return skin, sleeve
+
+
+def _compose_hand(
+    base: np.ndarray, base_u8: np.ndarray, visit: HandVisit, palm: np.ndarray, inward: np.ndarray,
+    look: GameLook, gain: np.ndarray,
+) -> np.ndarray:
+    """The frame (BGR uint8) with the hand and arm over `base` (float32 0-1, times `gain`; `base_u8` is it in
+    bytes, gain 1) and its soft
+    shadow on the table; only the part of the frame they touch is composed in floats."""
+    factor = 2
+    h, w = base.shape[:2]
+    unit = look.tile_px
+    skin_m, sleeve_m = _draw_hand(palm, inward, unit, visit.fingers, (w, h), factor)
+    both = cv2.max(skin_m, sleeve_m).astype(np.float32) / 255.0
+    shift = np.array([look.light[0], -look.light[1]]) * unit * 1.2 / factor + 2
+    m = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
+    shadow = soft_blur(cv2.warpAffine(both, m, (both.shape[1], both.shape[0])), unit * 0.5 / factor)
+    shade = 0.85 + 0.25 * soft_blur(both, unit * 0.35 / factor)
+    frame = _to_u8(base * gain) if not np.allclose(gain, 1.0) else base_u8.copy()
+    touched = np.argwhere(cv2.max(both, shadow) > 0.004)
+    if not len(touched):
+        return frame
+    (y0, x0), (y1, x1) = touched.min(axis=0), touched.max(axis=0) + 1
+    small = np.dstack([skin_m[y0:y1, x0:x1].astype(np.float32) / 255.0,
+                       sleeve_m[y0:y1, x0:x1].astype(np.float32) / 255.0,
+                       shadow[y0:y1, x0:x1], shade[y0:y1, x0:x1]])
+    fy0, fx0 = y0 * factor, x0 * factor
+    fy1, fx1 = min(h, y1 * factor), min(w, x1 * factor)
+    full = cv2.resize(small, (fx1 - fx0, fy1 - fy0), interpolation=cv2.INTER_LINEAR)
+    skin_a, sleeve_a, shadow_a, shade_a = (full[..., i:i + 1] for i in range(4))
+    sleeve_a = sleeve_a * (1 - skin_a)
+    region = base[fy0:fy1, fx0:fx1] * gain * (1 - 0.45 * shadow_a)
+    cover = skin_a + sleeve_a
+    colour = (skin_a * visit.skin + sleeve_a * visit.sleeve) * shade_a * look.tone_mean * gain
+    frame[fy0:fy1, fx0:fx1] = _to_u8(region * (1 - cover) + colour)
+    return frame
+
+
+# ------------------------------------------------------------------------------------------------ truth
+
+
+@dataclass
+class GameTruth:
+    """What a referee should report for a rendered game, and what else happened in it."""
+
+    video: str
+    seed: int
+    players: int
+    fps: int
+    frames: int
+    width: int
+    height: int
+    start_table: list[list[str]]
+    turns: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    ended: str
+    first_seat: int = FIRST_SEAT
+    settle_s: float = SETTLE_S
+    rules: str = "standard"
+    surface: str = ""
+    tile_px: float = 0.0
+    frame_states: list[int] = field(default_factory=list)  # the table state each frame shows (hands aside)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "video": self.video,
+            "seed": self.seed,
+            "players": self.players,
+            "first_seat": self.first_seat,
+            "rules": self.rules,
+            "fps": self.fps,
+            "frames": self.frames,
+            "duration_s": round(self.frames / self.fps, 3),
+            "width": self.width,
+            "height": self.height,
+            "settle_s": self.settle_s,
+            "tile_px": round(self.tile_px, 1),
+            "surface": self.surface,
+            "order": "added/removed: by colour k, b, r, o, then number, jokers last; table: sets top to "
+                     "bottom, left to right, tiles left to right",
+            "start_table": self.start_table,
+            "turns": self.turns,
+            "events": self.events,
+            "ended": self.ended,
+        }
+
+
+def save_truth(truth: GameTruth, path: Path) -> None:
+    path.write_text(json.dumps(truth.to_json(), indent=1) + "\n")
+
+
+def load_truth(path: Path) -> dict[str, Any]:
+    return json.loads(Path(path).read_text())
+
+
+# ---------------------------------------------------------------------------------------------- timeline
+
+
+@dataclass
+class _Timeline:
+    visits: list[HandVisit]
+    lights: list[tuple[int, int, np.ndarray, np.ndarray]]  # (start, end, gain from, gain to)
+    frames: int
+
+
+def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator, light_changes: float,
+          shakes: float) -> _Timeline:
+    """When each hand comes and goes, and when the light drifts."""
+    size = look.size
+    frame = round(rng.uniform(*STILL_S) * fps)
+    visits: list[HandVisit] = []
+    lights: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    gain = np.ones(3, np.float32)
+    state = 0
+    homography = look.camera.table_homography()
+    for event in script.events:
+        length = max(4, round(rng.uniform(*HAND_S) * fps))
+        inward = _seat_direction(event.from_seat, script.players)
+        turn = math.radians(rng.normal(0, 15))
+        inward = np.array([inward[0] * math.cos(turn) - inward[1] * math.sin(turn),
+                           inward[0] * math.sin(turn) + inward[1] * math.cos(turn)])
+        p = homography @ np.array([event.focus[0], event.focus[1], 1.0])
+        focus = np.clip(p[:2] / p[2], [0, 0], [size[0] - 1, size[1] - 1])
+        skin, sleeve = _hand_colors(rng)
+        visits.append(HandVisit(
+            start=frame, switch=frame + length // 2, end=frame + length, before=state, after=event.state,
+            entry=_entry_point(focus, inward, size, look.tile_px), focus=focus, skin=skin, sleeve=sleeve,
+            fingers=rng.uniform(1.4, 2.0, 4), wobble=rng.uniform(0, 2 * math.pi, 2),
+            shake=bool(rng.random() < shakes), event=event,
+        ))
+        state = event.state
+        still = round(rng.uniform(*STILL_S) * fps)
+        frame += length
+        if rng.random() < light_changes:
+            start = frame + round(rng.uniform(0.0, 0.5) * fps)
+            end = start + round(rng.uniform(1.5, 3.0) * fps)
+            target = (rng.uniform(0.88, 1.08) * rng.uniform(0.97, 1.03, 3)).astype(np.float32)
+            lights.append((start, end, gain, target))
+            gain = target
+        frame += still
+    return _Timeline(visits, lights, frame)
+
+
+def _gain_at(lights: list[tuple[int, int, np.ndarray, np.ndarray]], frame: int) -> np.ndarray:
+    gain = np.ones(3, np.float32)
+    for start, end, g0, g1 in lights:
+        if frame >= end:
+            gain = g1
+        elif frame >= start:
+            t = (frame - start) / max(1, end - start)
+            gain = g0 * (1 - t) + g1 * t
+    return gain
+
+
+# ---------------------------------------------------------------------------------------------- video
+
+
+def _noise_fields(rng: np.random.Generator, size: tuple[int, int], count: int = 6) -> list[np.ndarray]:
+    """Sensor noise (int16, grey levels), luma plus coarser chroma, cycled through the frames."""
+    w, h = size
+    sigma = float(rng.uniform(1.2, 3.0))
+    cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
+    fields = []
+    for _ in range(count):
+        luma = np.empty((h, w), np.float32)
+        cv2.randn(luma, 0.0, sigma)
+        chroma = np.empty((h // 2, w // 2, 3), np.float32)
+        cv2.randn(chroma, (0.0, 0.0, 0.0), (sigma * 0.6,) * 3)
+        noise = cv2.resize(chroma, (w, h)) + luma[..., None]
+        fields.append(np.round(noise).astype(np.int16))
+    return fields
+
+
+def _to_u8(img: np.ndarray) -> np.ndarray:
+    return (np.clip(img, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
+
+
+def _shaken(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.normal(0, 0.12)), 1.0)
+    m[:, 2] += rng.normal(0, 0.9, 2)
+    return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def render_frames(
+    script: GameScript,
+    fps: int = 10,
+    size: tuple[int, int] = (1000, 750),
+    light_changes: float = 0.2,
+    shakes: float = 0.3,
+) -> tuple[Iterator[np.ndarray], GameTruth, dict[int, np.ndarray]]:
+    """(frames as BGR uint8, lazily; the truth; each table state's still image, float32 0-1)."""
+    look = game_look(script, size)
+    rng = np.random.default_rng([script.seed, 5])
+    timeline = _plan(script, look, fps, rng, light_changes, shakes)
+    needed = sorted({0} | {e.state for e in script.events})
+    images = {s: render_state(script, s, look) for s in needed}
+    still_u8 = {s: _to_u8(img) for s, img in images.items()}
+    noise = _noise_fields(rng, size)
+
+    frame_states = [0] * timeline.frames
+    hand_at: dict[int, HandVisit] = {}
+    for visit in timeline.visits:
+        for f in range(visit.start, visit.end):
+            hand_at[f] = visit
+        for f in range(visit.switch, timeline.frames):
+            frame_states[f] = visit.after
+    truth = _truth(script, look, timeline, fps, size, frame_states)
+
+    def frames() -> Iterator[np.ndarray]:
+        shake_rng = np.random.default_rng([script.seed, 6])
+        for f in range(timeline.frames):
+            state = frame_states[f]
+            gain = _gain_at(timeline.lights, f)
+            visit = hand_at.get(f)
+            if visit is None:
+                img = still_u8[state]
+                if not np.allclose(gain, 1.0):
+                    img = cv2.multiply(img, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
+            else:
+                inward = visit.focus - visit.entry
+                inward = inward / max(1e-9, float(np.linalg.norm(inward)))
+                img = _compose_hand(images[state], still_u8[state], visit, visit.palm(f, fps), inward, look,
+                                    gain)
+                if visit.shake:
+                    img = _shaken(img, shake_rng)
+            yield cv2.add(img, noise[f % len(noise)], dtype=cv2.CV_8U)
+
+    return frames(), truth, images
+
+
+def _truth(script: GameScript, look: GameLook, timeline: _Timeline, fps: int, size: tuple[int, int],
+           frame_states: list[int]) -> GameTruth:
+    settle = math.ceil(SETTLE_S * fps - 1e-9)
+    turns = []
+    events: list[dict[str, Any]] = []
+    records = iter(script.turn_records())
+    for visit in timeline.visits:
+        event = visit.event
+        still_frame = visit.end
+        entry: dict[str, Any] = {
+            "kind": "hand", "change": "turn" if event.kind == "turn" else event.kind,
+            "start_s": round(visit.start / fps, 3), "still_s": round(still_frame / fps, 3),
+            "from_seat": event.from_seat, "shake": visit.shake,
+        }
+        if event.kind == "turn":
+            record = next(records)
+            judged = still_frame + settle
+            turns.append({
+                "turn": record["turn"], "seat": record["seat"], "time_s": round(judged / fps, 3),
+                "frame": judged, "action": record["action"], "added": record["added"],
+                "removed": record["removed"], "legal": record["legal"], "table": record["table"],
+                "still_s": round(still_frame / fps, 3), "kind": record["kind"],
+            })
+            entry["turn"] = record["turn"]
+        elif event.kind == "nudge" and event.tile is not None:
+            entry["tile"] = str(script.tiles[event.tile])
+        events.append(entry)
+    for start, end, g0, g1 in timeline.lights:
+        events.append({"kind": "light", "start_s": round(start / fps, 3), "end_s": round(end / fps, 3),
+                       "gain_from": [round(float(v), 3) for v in g0],
+                       "gain_to": [round(float(v), 3) for v in g1]})
+    events.sort(key=lambda e: e["start_s"])
+    return GameTruth(
+        video="", seed=script.seed, players=script.players, fps=fps, frames=timeline.frames, width=size[0],
+        height=size[1], start_table=script.tokens(0), turns=turns, events=events, ended=script.ended,
+        rules=script.rules.label, surface=look.surface, tile_px=look.tile_px, frame_states=frame_states,
+    )
+
+
+def render_game_video(
+    script: GameScript,
+    out_path: Path,
+    fps: int = 10,
+    size: tuple[int, int] = (1000, 750),
+    light_changes: float = 0.2,
+    shakes: float = 0.3,
+    truth_path: Path | None = None,
+) -> GameTruth:
+    """Write the game as an mp4 (`mp4v`) and its truth as JSON beside it (`out_path` with `.json`, or
+    `truth_path`); returns the truth.
+
+    Raises:
+        OSError: the video could not be written.
+    """
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    frames, truth, _ = render_frames(script, fps, size, light_changes, shakes)
+    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise OSError(f"cannot write a video to {str(out_path)!r}")
+    try:
+        for frame in frames:
+            writer.write(frame)
+    finally:
+        writer.release()
+    truth.video = out_path.name
+    save_truth(truth, truth_path or out_path.with_suffix(".json"))
+    return truth
+
+
+def read_frames(video: Path) -> Iterator[np.ndarray]:
+    """The frames of a video file, BGR uint8.
+
+    Raises:
+        OSError: the file cannot be read as a video.
+    """
+    capture = cv2.VideoCapture(str(video))
+    if not capture.isOpened():
+        raise OSError(f"cannot read a video from {str(video)!r}")
+    try:
+        while True:
+            ok, frame = capture.read()
+            if not ok:
+                return
+            yield frame
+    finally:
+        capture.release()
+
+
+def write_y4m(
+    source: Path | Iterable[np.ndarray],
+    out_path: Path,
+    fps: int = 5,
+    size: tuple[int, int] = (640, 480),
+    source_fps: float | None = None,
+) -> int:
+    """Write frames (or a video file's frames) as a YUV4MPEG2 file (4:2:0, `C420jpeg`) for Chromium's
+    `--use-file-for-fake-video-capture`, resized to `size` and thinned from `source_fps` (a file's own
+    rate; frames given directly: `fps` unless said) to `fps`. Returns the number of frames written.
+
+    Raises:
+        ValueError: `size` is not even both ways, or a rate is not positive.
+    """
+    w, h = size
+    if w % 2 or h % 2 or w <= 0 or h <= 0:
+        raise ValueError(f"y4m size must be even and positive, got {w}x{h}")
+    if fps <= 0:
+        raise ValueError(f"fps must be positive, got {fps}")
+    if isinstance(source, (str, Path)):
+        capture = cv2.VideoCapture(str(source))
+        rate = source_fps or capture.get(cv2.CAP_PROP_FPS) or fps
+        capture.release()
+        frames: Iterable[np.ndarray] = read_frames(Path(source))
+    else:
+        rate = source_fps or fps
+        frames = source
+    if rate <= 0:
+        raise ValueError(f"source rate must be positive, got {rate}")
+    written = 0
+    with open(out_path, "wb") as out:
+        out.write(f"YUV4MPEG2 W{w} H{h} F{fps}:1 Ip A1:1 C420jpeg\n".encode("ascii"))
+        for index, frame in enumerate(frames):
+            if written * rate / fps > index + 1e-9:  # keep frame k when k reaches the next output time
+                continue
+            small = cv2.resize(frame, (w, h), interpolation=cv2.INTER_AREA)
+            out.write(b"FRAME\n")
+            out.write(cv2.cvtColor(small, cv2.COLOR_BGR2YUV_I420).tobytes())
+            written += 1
+    return written
+
+
+# ---------------------------------------------------------------------------------------------- CLI
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be WIDTHxHEIGHT, got {text!r}") from None
+    if w < 64 or h < 64 or w % 2 or h % 2:
+        raise argparse.ArgumentTypeError(f"size must be even and at least 64x64, got {text!r}")
+    return w, h
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m datasets.game_video", description=__doc__.split("\n\n")[0])
+    p.add_argument("out", type=Path, help="folder for game-NNN.mp4 and game-NNN.json")
+    p.add_argument("--games", type=_positive, default=1)
+    p.add_argument("--seed", type=int, default=0, help="game i is simulate_game(seed * 1000 + i)")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--turns", type=_positive, default=8, help="seat turns per game")
+    p.add_argument("--fps", type=_positive, default=10)
+    p.add_argument("--size", type=_size, default=(1000, 750), help="WIDTHxHEIGHT (default 1000x750)")
+    p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m (640x480, 5 fps)")
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for i in range(args.games):
+        started = time.perf_counter()
+        script = simulate_game(args.seed * 1000 + i, players=args.players, turns=args.turns)
+        video = args.out / f"game-{i:03d}.mp4"
+        truth = render_game_video(script, video, fps=args.fps, size=args.size)
+        if args.y4m:
+            write_y4m(video, video.with_suffix(".y4m"))
+        if not args.quiet:
+            illegal = sum(not t["legal"] for t in truth.turns)
+            print(f"{video}: {len(truth.turns)} turns ({illegal} illegal), {truth.frames} frames, "
+                  f"{time.perf_counter() - started:.1f}s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

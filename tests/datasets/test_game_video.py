@@ -1,0 +1,246 @@
+"""Rendered game videos: the simulated game's rules and truth, the physical layout, the video, y4m files."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.table import check_table
+from assistant.tiles import Tile
+from assistant.turn import TurnProblem, judge_turn
+from datasets.game_script import GameScript, simulate_game
+from datasets.game_video import (
+    SETTLE_S,
+    game_look,
+    main,
+    read_frames,
+    render_frames,
+    render_game_video,
+    write_y4m,
+)
+
+SEEDS = range(6)
+# High chances of every illegal turn, so a few short games show all of them.
+BUSY = {"opening_under": 0.45, "invalid_set": 0.2, "tile_taken": 0.25, "mended": 0.35}
+
+
+@pytest.fixture(scope="module")
+def scripts() -> list[GameScript]:
+    return [simulate_game(seed, turns=10, **BUSY) for seed in SEEDS]
+
+
+def _tiles(table: list[list[str]]) -> list[list[Tile]]:
+    return [[Tile.parse(t) for t in s] for s in table]
+
+
+def _counts(table: list[list[str]]) -> Counter[str]:
+    return Counter(t for s in table for t in s)
+
+
+def test_simulation_is_deterministic_per_seed() -> None:
+    one, two = simulate_game(11, turns=8), simulate_game(11, turns=8)
+    assert one.turn_records() == two.turn_records()
+    assert [s.places for s in one.states] == [s.places for s in two.states]
+    assert [e.kind for e in one.events] == [e.kind for e in two.events]
+    assert simulate_game(12, turns=8).turn_records() != one.turn_records()
+
+
+def test_every_kind_of_turn_and_event_appears(scripts: list[GameScript]) -> None:
+    kinds = Counter(r["kind"] for s in scripts for r in s.turn_records())
+    for kind in ("legal", "opening-under-threshold", "invalid-set", "tile-taken", "put-back", "mended"):
+        assert kinds[kind] > 0, kind
+    events = Counter(e.kind for s in scripts for e in s.events)
+    assert events["no-change"] > 0 and events["nudge"] > 0
+
+
+def test_legal_turns_leave_a_valid_table(scripts: list[GameScript]) -> None:
+    for script in scripts:
+        for record in script.turn_records():
+            if record["legal"]:
+                verdict = check_table(_tiles(record["table"]))
+                assert verdict.valid, (script.seed, record, verdict.problems)
+
+
+def test_illegal_turns_break_the_rule_they_name_and_are_put_back_or_mended(scripts: list[GameScript]) -> None:
+    expected = {
+        "opening-under-threshold": TurnProblem.OPENING_TOO_LOW,
+        "invalid-set": TurnProblem.SET_INVALID,
+        "tile-taken": TurnProblem.TILE_TAKEN,
+    }
+    for script in scripts:
+        turns = [e for e in script.events if e.kind == "turn"]
+        shown_before = {id(e): (script.events[k - 1].state if k else 0) for k, e in enumerate(script.events)}
+        records = script.turn_records()
+        before = 0
+        for n, (event, record) in enumerate(zip(turns, records, strict=True)):
+            rack = [script.tiles[i] for i in event.rack_before]
+            if record["kind"] in expected:
+                verdict = judge_turn(script.faces(before), script.faces(event.state), rack,
+                                     event.opened_before)
+                assert not verdict.legal and expected[record["kind"]] in verdict.codes, (script.seed, record)
+                assert record["action"] == "play"
+                follow = records[n + 1]  # an illegal turn is never the last
+                assert follow["seat"] == record["seat"] and follow["legal"]
+                assert follow["kind"] in ("put-back", "mended")
+                if follow["kind"] == "put-back":
+                    assert follow["action"] == "put back"
+                    assert _counts(follow["table"]) == _counts(script.tokens(before))
+                    restored = script.states[turns[n + 1].state].places
+                    assert restored == script.states[shown_before[id(event)]].places
+                else:
+                    mended = judge_turn(script.faces(before), script.faces(turns[n + 1].state), rack,
+                                        event.opened_before)
+                    assert mended.legal, (script.seed, mended.reasons)
+            elif record["kind"] == "legal":
+                verdict = judge_turn(script.faces(before), script.faces(event.state), rack,
+                                     event.opened_before)
+                assert verdict.legal, (script.seed, record, verdict.reasons)
+            if record["kind"] not in expected:
+                before = event.state
+
+
+def test_seats_take_turns_in_order(scripts: list[GameScript]) -> None:
+    for script in scripts:
+        ends = [r["seat"] for r in script.turn_records() if r["kind"] in ("legal", "put-back", "mended")]
+        assert ends == [n % script.players + 1 for n in range(len(ends))]
+
+
+def test_added_and_removed_match_the_tables(scripts: list[GameScript]) -> None:
+    for script in scripts:
+        previous: list[list[str]] = script.tokens(0)
+        for record in script.turn_records():
+            after = record["table"]
+            assert Counter(record["added"]) == _counts(after) - _counts(previous)
+            assert Counter(record["removed"]) == _counts(previous) - _counts(after)
+            for listed in (record["added"], record["removed"]):
+                assert listed == [str(t) for t in sorted(Tile.parse(t) for t in listed)]
+            previous = after
+
+
+def test_sets_lie_apart_and_tiles_that_stay_keep_their_places(scripts: list[GameScript]) -> None:
+    for script in scripts:
+        geometry = script.geometry
+        for state in script.states:
+            for a in range(len(state.sets)):
+                for b in range(a + 1, len(state.sets)):
+                    sa, sb = state.slots[a], state.slots[b]
+                    if sa.row == sb.row:
+                        assert sa.x1 + geometry.gap <= sb.x0 + 1e-6 or sb.x1 + geometry.gap <= sa.x0 + 1e-6
+            xs = [state.places[i][0] for s in state.sets for i in s]
+            assert min(xs, default=1.0) >= 0 and max(xs, default=0.0) <= geometry.row_width
+        nudges = {e.state for e in script.events if e.kind == "nudge"}
+        for n, (old, new) in enumerate(zip(script.states, script.states[1:], strict=False), start=1):
+            moved = [i for s in new.sets if s in old.sets for i in s if new.places[i] != old.places[i]]
+            assert len(moved) == (1 if n in nudges else 0), (script.seed, n)
+
+
+def test_sets_are_in_reading_order(scripts: list[GameScript]) -> None:
+    for script in scripts:
+        for n in range(len(script.states)):
+            state = script.states[n]
+            order = state.reading_order()
+            keys = [(state.slots[k].row, state.slots[k].x0) for k in order]
+            assert keys == sorted(keys)
+            assert [len(s) for s in script.faces(n)] == [len(state.sets[k]) for k in order]
+
+
+@pytest.fixture(scope="module")
+def small_video(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, GameScript]:
+    script = simulate_game(3, turns=4, **BUSY)
+    path = tmp_path_factory.mktemp("video") / "game.mp4"
+    render_game_video(script, path, fps=5, size=(400, 300), light_changes=0.0, shakes=0.5)
+    return path, json.loads(path.with_suffix(".json").read_text()), script
+
+
+def test_video_has_the_frames_and_truth_it_says(small_video: tuple[Path, dict, GameScript]) -> None:
+    path, truth, script = small_video
+    capture = cv2.VideoCapture(str(path))
+    assert capture.get(cv2.CAP_PROP_FRAME_COUNT) == truth["frames"]
+    capture.release()
+    assert sum(1 for _ in read_frames(path)) == truth["frames"]
+    assert (truth["fps"], truth["width"], truth["height"], truth["players"]) == (5, 400, 300, 2)
+    fields = {"turn", "seat", "time_s", "frame", "action", "added", "removed", "legal", "table", "still_s",
+              "kind"}
+    records = script.turn_records()
+    assert len(truth["turns"]) == len(records) > 0
+    for turn, record in zip(truth["turns"], records, strict=True):
+        assert set(turn) == fields
+        assert turn["table"] == record["table"]
+        judged = turn["still_s"] + SETTLE_S
+        assert judged - 1e-6 <= turn["time_s"] < judged + 1 / truth["fps"]
+        assert turn["frame"] == round(turn["time_s"] * truth["fps"]) < truth["frames"]
+    hands = [e for e in truth["events"] if e["kind"] == "hand"]
+    assert len(hands) == len(script.events)
+    for hand, after in zip(hands, hands[1:], strict=False):
+        assert 2.0 - 1e-9 <= after["start_s"] - hand["still_s"] <= 3.5 + 0.2 + 1e-9
+
+
+def test_settled_frames_show_the_state_judged(small_video: tuple[Path, dict, GameScript]) -> None:
+    path, truth, script = small_video
+    _, _, images = render_frames(script, fps=5, size=(400, 300), light_changes=0.0, shakes=0.5)
+    frames = list(read_frames(path))
+    records = script.turn_records()
+    previous = 0
+    for turn, record in zip(truth["turns"], records, strict=True):
+        frame = cv2.GaussianBlur(frames[turn["frame"]].astype(np.float32), (0, 0), 1.5)
+        own = cv2.GaussianBlur(images[record["state"]] * 255, (0, 0), 1.5)
+        other = cv2.GaussianBlur(images[previous] * 255, (0, 0), 1.5)
+        own_error = float(np.abs(frame - own).max())
+        assert own_error < 30, (turn, own_error)
+        assert own_error < float(np.abs(frame - other).max()), turn
+        previous = record["state"]
+        # Just before the hand came, the frame showed the table as it was.
+
+
+def test_hands_cover_the_table_while_it_changes(small_video: tuple[Path, dict, GameScript]) -> None:
+    path, truth, _ = small_video
+    frames = list(read_frames(path))
+    for hand in (e for e in truth["events"] if e["kind"] == "hand"):
+        middle = round((hand["start_s"] + hand["still_s"]) / 2 * truth["fps"])
+        still = frames[round(hand["still_s"] * truth["fps"])].astype(np.float32)
+        covered = np.abs(frames[middle].astype(np.float32) - still).max(axis=2) > 30
+        assert covered.mean() > 0.02  # an arm is in the picture
+
+
+def test_look_frames_tiles_at_a_readable_size() -> None:
+    look = game_look(simulate_game(0, turns=0), (1000, 750))
+    assert 40 <= look.tile_px <= 62
+    elevation = np.degrees(np.arcsin(-look.camera.rotation[2, 2]))
+    assert elevation >= 74
+
+
+def test_y4m_header_and_size(tmp_path: Path, small_video: tuple[Path, dict, GameScript]) -> None:
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 80, 160, 240)]
+    out = tmp_path / "fake.y4m"
+    assert write_y4m(frames, out, fps=5, size=(64, 48), source_fps=10) == 2
+    data = out.read_bytes()
+    header = b"YUV4MPEG2 W64 H48 F5:1 Ip A1:1 C420jpeg\n"
+    assert data.startswith(header)
+    frame_bytes = len(b"FRAME\n") + 64 * 48 * 3 // 2
+    assert len(data) == len(header) + 2 * frame_bytes
+    assert data[len(header):len(header) + 6] == b"FRAME\n"
+    path, truth, _ = small_video
+    video = tmp_path / "video.y4m"
+    written = write_y4m(path, video, fps=5, size=(160, 120))
+    assert written == truth["frames"]  # the video is at 5 fps already
+    assert video.stat().st_size == len(b"YUV4MPEG2 W160 H120 F5:1 Ip A1:1 C420jpeg\n") + written * (
+        6 + 160 * 120 * 3 // 2)
+    with pytest.raises(ValueError):
+        write_y4m(frames, out, size=(63, 48))
+
+
+def test_cli_writes_videos_and_truth(tmp_path: Path) -> None:
+    argv = [str(tmp_path), "--games", "1", "--seed", "2", "--turns", "2", "--fps", "4", "--size", "320x240",
+            "--y4m", "--quiet"]
+    assert main(argv) == 0
+    truth = json.loads((tmp_path / "game-000.json").read_text())
+    assert truth["video"] == "game-000.mp4" and truth["seed"] == 2000
+    assert (tmp_path / "game-000.mp4").stat().st_size > 0
+    assert (tmp_path / "game-000.y4m").read_bytes().startswith(b"YUV4MPEG2 W640 H480 F5:1")
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--size", "100"])
