@@ -4,7 +4,8 @@ Run with `streamlit run app.py`. This file is the entry: the page set-up, the da
 shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`,
 `tournament`). The rules are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in
 SQLite or PostgreSQL (`assistant.storage`), read again on every run so several tabs on one game see the same
-state.
+state. Who may change what (the director, a table through its link, a viewer) is `assistant.access`: every
+screen writes through a store that asks the session's role (`ui.access`) again at each write.
 
 The screens are picked with a radio rather than `st.navigation`: a page switch clears the query parameters,
 and `?game=` is how each tab keeps its game.
@@ -14,10 +15,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from assistant.access import AccessDenied, GuardedStorage
 from assistant.errors import InputError
 from assistant.rules import Rules
 from assistant.storage import Game, StorageError
+from assistant.storage.links import GameTable, TableLinks, TournamentTable
+from ui import access as access_ui
 from ui import game as game_screen
+from ui import referee as referee_screen
 from ui import round as round_screen
 from ui import setup as setup_screen
 from ui import table as table_screen
@@ -38,11 +43,14 @@ def on_screen_chosen() -> None:
     st.session_state.notice = None
 
 
-def header_ui(game: Game, rules: Rules) -> str:
-    st.markdown(f"#### {game.name} · {rules.label}")
+def header_ui(game: Game | None, rules: Rules | None, screens: tuple[str, ...]) -> str:
+    if game is not None and rules is not None:
+        st.markdown(f"#### {game.name} · {rules.label}")
+    if st.session_state.screen not in screens:
+        st.session_state.screen = screens[0]
     return st.radio(
         "Screen",
-        SCREENS,
+        screens,
         key="screen",
         horizontal=True,
         label_visibility="collapsed",
@@ -52,33 +60,59 @@ def header_ui(game: Game, rules: Rules) -> str:
 
 try:
     setting = database_setting()
+    key = access_ui.key_setting()
 except InputError as error:
-    st.error(f"The game database is not set right: {error}")
+    st.error(f"The app's server settings are not right: {error}")
     st.stop()
 try:
     storage = open_storage(setting.target)
-    game = current_game(storage)
+    links = TableLinks(storage.db)
+    access = access_ui.current_access(links)
 except StorageError as error:
     st.error(
         f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
         "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
     )
     st.stop()
-rules = rules_of(game)
-setup_screen.use_game_profile(storage, game)
-screen = header_ui(game, rules)
+access_ui.sidebar_ui(key, access)
+# Every screen writes through this: each change asks the session's role again, in the server.
+guarded = GuardedStorage(storage, lambda: access_ui.current_access(links))
+if isinstance(access.grant, GameTable):
+    st.query_params["game"] = str(access.grant.game_id)  # a game's link shows that game only
+game: Game | None = None
+rules: Rules | None = None
+if not isinstance(access.grant, TournamentTable):
+    try:
+        game = current_game(guarded)
+    except AccessDenied:  # no game yet, and only the director creates one
+        game = None
+    except StorageError as error:
+        st.error(
+            f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
+            "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
+        )
+        st.stop()
+if game is not None:
+    rules = rules_of(game)
+    setup_screen.use_game_profile(guarded, game)
+screens = SCREENS if game is not None else ("Tournament",)
+screen = header_ui(game, rules, screens)
 try:
-    if screen == "Table":
-        table_screen.show(storage, game, rules)
+    if screen == "Tournament" or game is None or rules is None:
+        tournament_screen.show(storage, access, links)
+    elif screen == "Table":
+        table_screen.show(guarded, game, rules)
     elif screen == "Turn":
-        turn_screen.show(storage, game, rules)
+        turn_screen.show(guarded, game, rules)
+    elif screen == "Referee":
+        referee_screen.show(guarded, game, rules)
     elif screen == "Round":
-        round_screen.show(storage, game, rules)
-    elif screen == "Tournament":
-        tournament_screen.show(storage)
+        round_screen.show(guarded, game, rules)
     elif screen == "Setup":
-        setup_screen.show(storage, game)
+        setup_screen.show(guarded, game)
     else:
-        game_screen.show(storage, game)
+        game_screen.show(guarded, game, access, links)
+except AccessDenied as error:  # a change this device's role may not make: nothing was written
+    st.error(f"Not done: {error}. Nothing was changed.")
 except StorageError as error:  # e.g. the file locked by another program: nothing confirmed is lost
     st.error(f"The game database did not answer: {error}. Nothing confirmed is lost; try again.")

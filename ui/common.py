@@ -17,7 +17,7 @@ from assistant.storage import Game, Storage
 from ui import helpers
 from vision import photos
 
-SCREENS = ("Table", "Turn", "Round", "Game", "Setup", "Tournament")
+SCREENS = ("Table", "Turn", "Referee", "Round", "Game", "Setup", "Tournament")
 SOURCES = {
     "example": "Example photo",
     "camera": "Camera",
@@ -123,10 +123,15 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def phone_ui() -> None:
-    """The address to open on a phone at the table, and its QR code."""
+def phone_ui(params: dict[str, str] | None = None) -> None:
+    """The address to open on a phone at the table, and its QR code; `params` (the game and its table's
+    token, `ui.access`) go in the link."""
+    from urllib.parse import urlencode
+
     https = bool(st.get_option("server.sslCertFile"))
     url = helpers.phone_url(https, lan_address(), int(st.get_option("server.port") or 8501))
+    if params:
+        url = f"{url}/?{urlencode(params)}"
     with st.expander("Open on a phone", expanded=False):
         left, right = st.columns([1, 2])
         left.image(helpers.qr_png(url), width=180, caption=url)

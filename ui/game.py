@@ -1,22 +1,38 @@
 """The Game screen: every game with its totals, pick the game this tab shows, rename its players, create a
-new one (name, rules, players, picture source); where the scores are kept (the server's setting)."""
+new one (name, rules, players, picture source), the game's link for its table's phone; where the scores are
+kept (the server's setting). Picking any game, renaming and new games are the director's; a game's table
+sees its own game (the writes are checked again in `assistant.access.GuardedStorage`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from assistant.access import Access
 from assistant.errors import InputError
 from assistant.rules import HOUSE_RULES, PRESETS, find_preset
 from assistant.storage import Game, Storage, StorageError, is_url
+from assistant.storage.links import TableLinks
+from ui import access as access_ui
 from ui import helpers
 from ui.common import SOURCES, database_setting, phone_ui, rules_of
 
 
-def show(db: Storage, game: Game) -> None:
+def show(db: Storage, game: Game, access: Access, links: TableLinks) -> None:
     if st.session_state.notice:
         st.success(st.session_state.notice)
-    game_ui(db, game)
-    phone_ui()
+    game_ui(db, game, access)
+    if access.may_record_game(game.id):
+        # The phone at this table gets the game's link: it records this game, and only this one.
+        phone_ui({"game": str(game.id), access_ui.LINK_PARAM: links.game_token(game.id)})
+        if access.director:
+            st.button(
+                "New link for this game's table",
+                help="The old link (a lost phone's) stops working at once; the QR code above is the new one.",
+                on_click=on_renew_link,
+                args=(links, game),
+            )
+    else:
+        phone_ui()
     setting = database_setting()
     st.caption(
         f"Scores are kept in `{setting.display}` ({setting.source}); "
@@ -53,7 +69,7 @@ def on_rename(db: Storage, game: Game) -> None:
         if name == player.name:
             continue
         try:
-            db.rename_player(game.id, player.seat, name)
+            db.rename_player(game.id, player.seat, name)  # the director's only (GuardedStorage)
         except StorageError as error:
             st.session_state.action_error = f"{player.name} not renamed: {error}"
             return
@@ -61,8 +77,29 @@ def on_rename(db: Storage, game: Game) -> None:
     st.session_state.notice = ("; ".join(changed) + ".") if changed else None
 
 
-def game_ui(db: Storage, game: Game) -> None:
+def on_renew_link(links: TableLinks, game: Game) -> None:
+    st.session_state.action_error = None
+    st.session_state.notice = None
+    try:
+        access_ui.current_access(links).check_director("replace a table's link")
+        links.renew_game_token(game.id)
+    except StorageError as error:
+        st.session_state.action_error = f"No new link: {error}"
+        return
+    st.session_state.notice = f"{game.name} has a new link: the old one no longer records anything."
+
+
+def game_ui(db: Storage, game: Game, access: Access) -> None:
     games = dict(db.list_games())
+    if not access.director:
+        games_table_ui(db)
+        st.info(
+            f"This device is {access.role}. Picking another game, renaming players and new games are the "
+            "director's."
+        )
+        if st.session_state.action_error:
+            st.error(st.session_state.action_error)
+        return
     st.selectbox(
         "Game",
         list(games),
@@ -107,7 +144,9 @@ def on_new_game(db: Storage) -> None:
                 f"{rules.label} is for {rules.min_players}–{rules.max_players} players, not {len(names)}"
             )
         helpers.ledger_of([], names, rules)  # partnership play, repeated names: refused before storing
-        game_id = db.create_game(name or "Table", preset, names, variants=variants, camera=camera)
+        game_id = db.create_game(  # the director's only (GuardedStorage)
+            name or "Table", preset, names, variants=variants, camera=camera
+        )
     except (InputError, StorageError) as error:
         st.session_state.action_error = f"Game not created: {error}"
         return

@@ -1,6 +1,8 @@
 """The Tournament screen. The director: players, the raffle, the tables with the link and QR code each
-table's device opens, live standings, the next round. A table's device: join a table (tournament and table
-number, or the link in its QR code) and record the table's games there.
+table's device opens, live standings, the next round, and any table's games. A table's device: opened from
+its table's link (which carries the table's token, `assistant.storage.links`), it records that table's
+games and nothing else; the writes go through `assistant.access.GuardedHall`, which checks the role again
+in the server at every press.
 
 The logic is `assistant.hall` (plain functions the CLI shares); this module only moves values between
 widgets, session state and those functions.
@@ -14,6 +16,7 @@ import uuid
 import segno
 import streamlit as st
 
+from assistant.access import Access, AccessDenied, GuardedHall
 from assistant.errors import InputError
 from assistant.hall import (
     DEFAULT_PRESET,
@@ -26,8 +29,10 @@ from assistant.hall import (
 from assistant.rules import PRESETS
 from assistant.scoring import FailedOpening
 from assistant.storage import Storage, StorageError, StorageUnavailable
+from assistant.storage.links import TableLinks, TournamentTable
 from assistant.storage.tournaments import GameConflict, Tournament, TournamentStore
 from assistant.tournament import TableLink, TournamentError, parse_players
+from ui import access as access_ui
 
 VIEWS = ("Director", "My table")
 NO_FAILED_OPENING = "opened"
@@ -52,7 +57,7 @@ def open_hall_at(url: str) -> TournamentStore:
 
 
 def follow_link() -> None:
-    """A tab opened from a table's link (`?tournament=...&table=...`) starts on that table, once."""
+    """A tab opened from a table's link (`?tournament=...&table=...&key=...`) starts on that table, once."""
     if st.query_params.get("tournament") and not st.session_state.get("link_followed"):
         st.session_state.link_followed = True
         st.session_state.screen = "Tournament"
@@ -66,17 +71,22 @@ def keep_typed_racks() -> None:
         st.session_state[key] = st.session_state[key]
 
 
-def show(db: Storage) -> None:
+def show(db: Storage, access: Access, links: TableLinks) -> None:
+    """The screen for this session's role: the director sees both views, a table or a viewer its table's."""
     for key, value in SESSION_DEFAULTS.items():
         st.session_state.setdefault(key, value)
     keep_typed_racks()
-    hall = open_hall_at(db.url)
-    view = st.radio("View", VIEWS, key="tournament_view", horizontal=True, label_visibility="collapsed")
+    # Every write asks the role again, in the server, at the press (a replaced link stops working at once).
+    hall = GuardedHall(open_hall_at(db.url), lambda: access_ui.current_access(links))
+    if access.director:
+        view = st.radio("View", VIEWS, key="tournament_view", horizontal=True, label_visibility="collapsed")
+    else:
+        view = VIEWS[1]
     try:
         if view == "Director":
-            director_ui(hall)
+            director_ui(hall, links)
         else:
-            table_ui(hall)
+            table_ui(hall, access)
     except StorageUnavailable as error:
         st.error(f"{error}")
 
@@ -84,7 +94,7 @@ def show(db: Storage) -> None:
 # The director -----------------------------------------------------------------------------------------------
 
 
-def director_ui(hall: TournamentStore) -> None:
+def director_ui(hall: TournamentStore, links: TableLinks) -> None:
     names = hall.names()
     if names:
         chosen = st.selectbox("Tournament", names, key="tournament_choice")
@@ -104,7 +114,7 @@ def director_ui(hall: TournamentStore) -> None:
         f"**{tournament.name}**: round {tournament.current_round}, {seating}; "
         f"{len(tournament.players)} players, {tournament.preset} rules"
     )
-    tables_ui(tournament)
+    tables_ui(tournament, links)
     live_standings_ui(hall, tournament.name)
     next_round_ui(hall, tournament)
 
@@ -135,7 +145,7 @@ def on_new_tournament(hall: TournamentStore) -> None:
             state.new_tournament_seed.strip() or None,
             state.new_tournament_rules,
         )
-    except (InputError, StorageError) as error:
+    except (InputError, StorageError) as error:  # AccessDenied included: only the director starts one
         state.tournament_error = f"Tournament not created: {error}"
         return
     state.tournament_choice = tournament.name
@@ -144,21 +154,48 @@ def on_new_tournament(hall: TournamentStore) -> None:
     )
 
 
-def app_address() -> str:
-    """Where this app is reached, for the tables' links: the address the director's browser uses."""
-    url = st.context.url or "http://localhost:8501"
-    return url.split("?")[0].rstrip("/")
-
-
-def tables_ui(tournament: Tournament) -> None:
-    base = st.text_input("App address for the tables' links", value=app_address(), key="hall_address")
+def tables_ui(tournament: Tournament, links: TableLinks) -> None:
+    """Each table's link and QR code: the table's token in it, so only that table's device records there."""
+    base = st.text_input(
+        "App address for the tables' links",
+        value=access_ui.app_address(),
+        key="hall_address",
+        help="This computer's address on its network, as the tables' devices reach it.",
+    )
     for number, seated in enumerate(tournament.tables, start=1):
-        link = TableLink(tournament.name, number).url(base)
+        link = table_url(base, tournament.name, number, links.table_token(tournament.name, number))
         with st.container(border=True):
             left, right = st.columns([3, 1])
             left.markdown(f"**Table {number}**: {', '.join(seated)}")
             left.code(link, language=None)
+            left.button(
+                "New link",
+                key=f"renew_table_{number}",
+                help="The old link (a lost phone's) stops working at once; hand out the new one.",
+                on_click=on_renew_link,
+                args=(links, tournament.name, number),
+            )
             right.image(qr_png(link), caption=f"Table {number}", width=120)
+    st.caption("Each link records only its own table's games. Keep them to hand out, table by table.")
+
+
+def table_url(base: str, tournament: str, table: int, token: str) -> str:
+    """Table `table`'s link: the tournament, the table number and the table's token."""
+    return access_ui.table_link(
+        base, {"tournament": tournament, "table": str(table), access_ui.LINK_PARAM: token}
+    )
+
+
+def on_renew_link(links: TableLinks, tournament: str, table: int) -> None:
+    _clear_messages()
+    state = st.session_state
+    try:
+        access_ui.current_access(links).check_director("replace a table's link")
+        links.renew_table_token(tournament, table)
+    except StorageError as error:
+        state.tournament_error = f"No new link: {error}"
+        return
+    state.tournament_notice = f"Table {table} has a new link: its old one no longer records anything."
 
 
 def qr_png(text: str) -> bytes:
@@ -224,10 +261,29 @@ def joined_table() -> TableLink | None:
         return None
 
 
-def table_ui(hall: TournamentStore) -> None:
+def table_ui(hall: TournamentStore, access: Access) -> None:
+    """A table's games. The director may open any table (the join form); a table's device records only at
+    the table its link grants, and a viewer is told to open a table's link."""
     link = joined_table()
-    join_ui(hall, link)
+    grant = access.grant if isinstance(access.grant, TournamentTable) else None
+    if access.director:
+        join_ui(hall, link)
+    elif grant is not None and link is None:
+        link = TableLink(grant.tournament, grant.table)
     messages_ui()
+    if not access.director:
+        if grant is None:
+            st.info(
+                "To record a table's games, open that table's link: the director has each table's link and "
+                "QR code on the Tournament screen."
+            )
+            return
+        if link != TableLink(grant.tournament, grant.table):
+            st.error(
+                f"This device holds the link of {grant}: it records only there, not at "
+                f"{link.tournament}, table {link.table}. That table's own link is with the director."
+            )
+            return
     if link is None:
         return
     try:
@@ -308,6 +364,9 @@ def on_record_game(hall: TournamentStore, tournament: Tournament, table: int, ta
     except GameConflict as error:
         state.tournament_error = f"{error}"
         state.game_key = None
+        return
+    except AccessDenied as error:  # the link was replaced since the page was drawn: the racks stay
+        state.tournament_error = f"Game not recorded: {error}. Ask the director for the table's new link."
         return
     except (InputError, StorageError) as error:
         state.tournament_error = f"Game not recorded: {error}"

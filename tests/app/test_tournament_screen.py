@@ -14,6 +14,7 @@ from assistant import hall as hall_module
 from assistant.hall import open_hall
 from assistant.rules import find_preset
 from assistant.storage import StorageUnavailable, default_db_url
+from assistant.storage.links import TableLinks
 from assistant.storage.tournaments import TournamentStore
 from assistant.tournament import TableLink, draw_tables
 from ui import tournament as screen
@@ -71,7 +72,8 @@ def test_the_director_draws_the_tables_by_raffle(app: NewTab) -> None:
     assert shown == [f"**Table {n}**: {', '.join(t)}" for n, t in enumerate(expected, start=1)]
     assert "Cup: 2 tables drawn (seed 7)." in [s.value for s in at.success]
     codes = [c.value for c in at.code]
-    assert any(code.endswith("/?tournament=Cup&table=2") for code in codes)
+    token = TableLinks(open_hall(default_db_url()).db).table_token("Cup", 2)  # the table's own token
+    assert any(code.endswith(f"/?tournament=Cup&table=2&key={token}") for code in codes)
     assert len(at.image) == 2  # a QR code per table
     assert open_hall(default_db_url()).load("Cup").tables == expected
 
