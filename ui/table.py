@@ -191,6 +191,7 @@ def live_video_ui(rules: Rules) -> bytes | None:
     import av
     from streamlit_webrtc import webrtc_streamer
 
+    st.session_state.live_playing = False
     try:
         reader = tile_reader()
     except Exception as error:
@@ -200,11 +201,12 @@ def live_video_ui(rules: Rules) -> bytes | None:
     live = st.session_state.get("live_reader")
     if not isinstance(live, LiveReader) or live.reader is not reader or live.rules != rules:
         live = st.session_state["live_reader"] = LiveReader(reader, rules)
+    sets_seen = st.session_state.setdefault("live_sets", LiveSets())
 
     def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
         image = frame.to_ndarray(format="bgr24")
         latest.put(image)
-        return av.VideoFrame.from_ndarray(live_overlay(image, live), format="rgb24")
+        return av.VideoFrame.from_ndarray(live_overlay(image, live, sets_seen), format="rgb24")
 
     try:
         streamer = webrtc_streamer(
@@ -215,6 +217,7 @@ def live_video_ui(rules: Rules) -> bytes | None:
     except Exception as error:  # the stream needs a live server session; without one, say so and carry on
         st.error(f"live video is not available here ({type(error).__name__}: {error}); use Camera or Upload")
         return None
+    st.session_state.live_playing = bool(streamer.state.playing)
     if not streamer.state.playing:
         st.caption("Press START to stream the camera; if it disconnects, the table below stays as it was.")
         return None
@@ -223,12 +226,21 @@ def live_video_ui(rules: Rules) -> bytes | None:
     return None
 
 
-def live_overlay(image: Any, live: LiveReader) -> Any:
+class LiveSets:
+    """The newest streamed frame's sets as layout text, handed from the stream's thread to the script."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None  # one str assignment: atomic, no lock needed
+
+
+def live_overlay(image: Any, live: LiveReader, sets_seen: LiveSets | None = None) -> Any:
     """One video frame as RGB: the sets boxed by verdict (the full read only when the picture changed,
     `vision.tracking.LiveReader`) and the frames a second the screen keeps up; a frame that cannot be read
-    shows as it is."""
+    shows as it is. `sets_seen` gets the frame's sets for the verdicts under the stream."""
     try:
         shown = live.update(image)
+        if sets_seen is not None:
+            sets_seen.text = photos.PhotoReading(frame=image, layout=shown.layout).table_text
         verdicts = [None if verdict is None else verdict.valid for verdict in shown.layout.verdicts]
         canvas = annotate(photos.PhotoReading(frame=image, layout=shown.layout), verdicts)
     except Exception:  # a failing frame must not stop the stream
@@ -411,8 +423,16 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slo
     if has_picture:
         with picture:
             picture_ui(sets, [None if v is None else v.valid for v in verdicts])
+    streaming = st.session_state.source == "live" and st.session_state.get("live_playing", False)
+    frame_checked = str(st.session_state.photo_key or "").startswith("live:")
     with verdict_column:
-        if awaiting_photo():
+        if streaming:
+            live_verdicts_ui(rules)
+            if frame_checked:
+                st.markdown("**The checked frame** (tap a tile to correct it)")
+        if streaming and not frame_checked:
+            st.caption("The table stored before the stream is kept until a frame is checked.")
+        elif awaiting_photo():
             what = "Take a photo" if st.session_state.source == "camera" else "Upload a photo"
             st.info(f"{what} of the table: its verdict shows here. Until then the last table is kept.")
         elif st.session_state.layout_error:
@@ -421,6 +441,29 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slo
             verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
     layout_editor_ui(db, game)
     return sets
+
+
+@st.fragment(run_every=1.0)
+def live_verdicts_ui(rules: Rules) -> None:
+    """What the camera sees now, set by set, refreshed every second while the stream runs."""
+    sets_seen: LiveSets | None = st.session_state.get("live_sets")
+    text = None if sets_seen is None else sets_seen.text
+    with st.container(border=True):
+        st.markdown("**On camera now**")
+        if text is None:
+            st.caption("Waiting for the first frame…")
+            return
+        sets = slots.parse_slots(text)
+        if not sets:
+            st.caption("No tiles seen: is the table in the picture?")
+            return
+        verdicts = set_verdicts(sets, rules)
+        for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
+            mark = UNJUDGED_MARK if verdict is None else VALID_MARK if verdict.valid else INVALID_MARK
+            text = "not judged: a tile is not read" if verdict is None else helpers.set_label(verdict)
+            shown = " ".join(tile_markup(tile) for tile in tiles)
+            st.markdown(f"{mark} Set {index + 1}: {shown} · {text}")
+        st.caption("Press “Check this frame” to keep this table, correct it and judge it below.")
 
 
 def meld_ui(game: Game, sets: list[list[slots.Slot]], rules: Rules) -> None:
