@@ -16,6 +16,7 @@ The path a frame takes:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -160,6 +161,16 @@ class TileMemory:
         self._tiles = []
 
 
+def table_only(detections: Detections) -> Detections:
+    """The detections with no rack: the referee's camera looks at the table, and every tile it sees lies
+    there. (Tiles laid in a long row on the table were taken for a rack by the detector, and their turn
+    missed: rendered game seed 11, its turn 5.)"""
+    return dataclasses.replace(
+        detections, rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32),
+        rack_quad=None,
+    )
+
+
 def seen_sets(layout: Layout, detections: Detections) -> list[list[SeenTile]]:
     """The layout's table sets as the referee takes them: each tile's reading with its runner-ups. Tiles
     whose face was not read are left out (a face-down tile, a tile seen edge-on)."""
@@ -252,9 +263,8 @@ class GameWatcher:
             return WatchEvent(time_s, index, False, False)
         self._settled = True
         height, width = frame.shape[:2]
-        voted = self.memory.follow(frame, self._voted)
-        rules = self.referee.rules
-        layout = rebuild(voted, rules, image_size=(width, height), frame=frame)
+        voted = table_only(self.memory.follow(frame, self._voted))
+        layout = rebuild(voted, self.referee.rules, image_size=(width, height))
         self.layout = layout
         call = self.referee.observe(seen_sets(layout, voted), time_s=time_s, frame=index)
         return WatchEvent(time_s, index, False, True, call, layout)
