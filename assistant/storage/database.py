@@ -35,7 +35,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 # Any fixed number: the PostgreSQL advisory lock that lets one process at a time migrate the schema.
 _MIGRATION_LOCK_KEY = 7_316_842_051
 
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 VERSION_TABLE = "alembic_version"
 T = TypeVar("T")
 _ENGINES: dict[tuple[str, float], Engine] = {}

@@ -1,0 +1,726 @@
+"""The Referee screen (issue 29): the camera follows the game and each turn is judged as the table settles,
+with no tap. The seat to play and each verdict are shown large, with a sound (switchable); the turn history
+keeps each turn's snapshot and verdict; "Drew a tile" (key D) records the draw the camera cannot see; an
+override corrects a wrong call. The referee and every judged turn are stored with the game
+(`assistant.storage.referee`), so a restarted app resumes the game.
+
+Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
+each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
+table. Calls cross to the script through a queue that a fragment polls (`POLL_S`) and stores (`flush`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import queue
+import struct
+import threading
+import time
+import wave
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import streamlit as st
+
+from assistant.referee import DREW, Call, Referee, RefereeError
+from assistant.rules import Rules
+from assistant.storage import Game, Storage, StorageError
+from assistant.storage.referee import RefereeGame, RefereeStore
+from ui.common import INVALID_MARK, VALID_MARK, tile_reader
+from vision import photos
+from vision.annotate import annotate
+from vision.tracking import draw_rate
+from vision.watch import GameWatcher, WatchEvent
+
+POLL_S = 1.0
+"""How often the screen takes the calls the stream made and shows them."""
+SNAPSHOT_WIDTH = 320
+HISTORY_WITH_SNAPSHOTS = 12
+"""The newest turns shown with their snapshot; older ones are listed as lines."""
+IDLE_S = 5.0
+"""The watcher's thread ends after this long without a frame (a closed tab, a stopped stream)."""
+DEFAULT_SETTLE_S = 1.5
+SETTLE_RANGE = (0.5, 10.0)
+STREAM_KEY = "referee_stream"
+CAMERA_TEXTS = {
+    # Shown by the stream's own panel instead of the browser's raw error (streamlit-webrtc translations).
+    "start": "Start",
+    "stop": "Stop",
+    "media_api_not_available": "This browser cannot share a camera here (open the app over https).",
+    "device_ask_permission": "Allow the camera when the browser asks.",
+    "device_not_available": "No camera found: connect one or open the app on a phone.",
+    "device_access_denied": "The camera is blocked: allow it in the site settings, then press Start.",
+}
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A change for the database, made in the stream's thread or by a tap; `flush` stores them in order."""
+
+    referee_id: int
+    call: Call
+    state: dict[str, Any]
+    snapshot: bytes | None = None
+    correction: bool = False
+
+
+def snapshot_jpeg(frame_bgr: np.ndarray, width: int = SNAPSHOT_WIDTH) -> bytes | None:
+    """The frame as a small JPEG (`width` pixels wide), or None when it cannot be encoded."""
+    height, frame_width = frame_bgr.shape[:2]
+    if frame_width > width:
+        frame_bgr = cv2.resize(
+            frame_bgr, (width, max(1, round(height * width / frame_width))), interpolation=cv2.INTER_AREA
+        )
+    ok, encoded = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 75])
+    return encoded.tobytes() if ok else None
+
+
+def _plain(state: dict[str, Any]) -> Any:
+    return json.loads(json.dumps(state))
+
+
+class RefereeStream:
+    """The referee behind the camera: frames in (`on_frame`, from the video thread), calls out (`drain`).
+
+    `on_frame` keeps only the newest frame for a worker thread, which gives it to the `GameWatcher`
+    (`process`): a frame that comes while the watcher reads is skipped, not queued, so the video never
+    waits for a read. Taps (`drew`, `override`) change the same referee under the same lock.
+
+    Args:
+        reader: the tile reader (`read(frame) -> Detections`); None where it could not be loaded.
+        referee: the game's referee.
+        referee_id: its stored referee game.
+        settle_s: how long the table must stay still to end a turn.
+        clock: seconds (monotonic); frames are timed by it as they arrive.
+    """
+
+    def __init__(
+        self,
+        reader: Any,
+        referee: Referee,
+        referee_id: int,
+        settle_s: float = DEFAULT_SETTLE_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.reader = reader
+        self.referee_id = referee_id
+        self.watcher = GameWatcher(reader, referee, settle_s=settle_s)
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._outgoing: queue.Queue[Outgoing] = queue.Queue()
+        self._wake = threading.Condition()
+        self._latest: tuple[np.ndarray, float, int] | None = None
+        self._frames = 0
+        self._worker: threading.Thread | None = None
+        self._handled: deque[float] = deque()
+        self.moving = True
+        self.last_error: str | None = None
+        self.last_frame_at: float | None = None
+
+    @property
+    def referee(self) -> Referee:
+        return self.watcher.referee
+
+    @property
+    def fps(self) -> float:
+        """Frames shown a second over the last two seconds (0 before two frames)."""
+        with self._wake:
+            times = list(self._handled)
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+    # -- the video thread ----------------------------------------------------------------------------------
+
+    def on_frame(self, image: np.ndarray) -> np.ndarray:
+        """One camera frame (BGR): handed to the watcher's thread; returns the frame to show (RGB)."""
+        now = self.clock()
+        with self._wake:
+            self._frames += 1
+            self._latest = (image, now, self._frames)
+            self.last_frame_at = now
+            self._handled.append(now)
+            while self._handled and self._handled[0] < now - 2.0:
+                self._handled.popleft()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._run, name="referee-watch", daemon=True)
+                self._worker.start()
+            self._wake.notify()
+        return self.overlay(image)
+
+    def overlay(self, image: np.ndarray) -> np.ndarray:
+        """The frame (RGB) with the last settled table's sets boxed by verdict while the table is still, and
+        the frame rate; a frame that cannot be drawn on is shown as it is."""
+        layout = self.watcher.layout
+        try:
+            if layout is not None and not self.moving:
+                verdicts = [None if verdict is None else verdict.valid for verdict in layout.verdicts]
+                canvas = annotate(photos.PhotoReading(frame=image, layout=layout), verdicts)
+            else:
+                canvas = image[:, :, ::-1].copy()
+        except Exception:  # a failing frame must not stop the stream
+            canvas = image[:, :, ::-1].copy()
+        return draw_rate(canvas, self.fps)
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                if self._latest is None:
+                    self._wake.wait(timeout=IDLE_S)
+                if self._latest is None:
+                    self._worker = None
+                    return
+                frame, time_s, index = self._latest
+                self._latest = None
+            self.process(frame, time_s, index)
+
+    # -- the watcher's thread (or a test) -----------------------------------------------------------------
+
+    def process(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent | None:
+        """Give one frame to the watcher; a call it makes is queued with the referee's state after it and a
+        snapshot of the frame. A frame that fails to be read is skipped (`last_error` says why)."""
+        with self._lock:
+            try:
+                event = self.watcher.update(frame, time_s, index)
+            except Exception as error:  # a reader failing on one frame must not stop the referee
+                self.last_error = f"{type(error).__name__}: {error}"
+                return None
+            self.moving = event.moving
+            if event.call is not None:
+                self._outgoing.put(
+                    Outgoing(self.referee_id, event.call, self.referee.to_json(), snapshot_jpeg(frame))
+                )
+            return event
+
+    # -- taps ------------------------------------------------------------------------------------------------
+
+    def drew(self) -> Call:
+        """The seat to play drew a tile.
+
+        Raises:
+            RefereeError: the table is not legal (it must be put back or mended first).
+        """
+        with self._lock:
+            call = self.referee.drew(self.clock())
+            self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json()))
+            return call
+
+    def override(self, legal: bool) -> Call:
+        """A person's correction of the last call.
+
+        Raises:
+            RefereeError: there is no judged turn to correct.
+        """
+        with self._lock:
+            before = self.referee.history[-1] if self.referee.history else None
+            call = self.referee.override(legal)
+            if call is not before:
+                self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json(), correction=True))
+            return call
+
+    def drain(self) -> list[Outgoing]:
+        """The changes made since the last drain, oldest first."""
+        items: list[Outgoing] = []
+        while True:
+            try:
+                items.append(self._outgoing.get_nowait())
+            except queue.Empty:
+                return items
+
+    def sync(self, stored: RefereeGame, rules: Rules) -> bool:
+        """Follow the stored referee game (another tab's taps, a new referee game, a refused write): the
+        referee is taken from the database when it differs and nothing is waiting to be stored. Returns
+        whether it was replaced.
+
+        Raises:
+            RefereeError: the stored state cannot be read.
+        """
+        with self._lock:
+            if not self._outgoing.empty():
+                return False
+            self.watcher.settle_s = stored.settle_s
+            if stored.id == self.referee_id and _plain(self.referee.to_json()) == _plain(stored.state):
+                return False
+            referee = Referee.from_json(stored.state, rules)
+            self.watcher = GameWatcher(self.reader, referee, settle_s=stored.settle_s)
+            self.referee_id = stored.id
+            self.moving = True
+            return True
+
+
+def flush(referees: RefereeStore, stream: RefereeStream) -> str | None:
+    """Store what the stream made since the last poll, in order. Returns a message when the database refused
+    a change (the stored game stands; `RefereeStream.sync` then takes it back)."""
+    for item in stream.drain():
+        try:
+            if item.correction:
+                referees.correct(item.referee_id, item.call, item.state)
+            else:
+                referees.record(item.referee_id, item.call, item.state, item.snapshot)
+        except StorageError as error:
+            stream.drain()  # what came after it continues a game the database does not hold
+            return f"Turn {item.call.turn} was not stored: {error}"
+    return None
+
+
+def verdict_sound(legal: bool, turn: int = 0, rate: int = 16_000) -> bytes:
+    """A short WAV: two rising notes for a legal turn, a low buzz for an illegal one. Each turn's sound
+    ends with a different few samples of silence, so the browser plays two like verdicts in a row anew."""
+    notes = [(660.0, 0.12), (880.0, 0.18)] if legal else [(196.0, 0.45)]
+    samples: list[int] = []
+    for frequency, seconds in notes:
+        count = int(rate * seconds)
+        for i in range(count):
+            fade = min(1.0, i / 200, (count - i) / 200)
+            value = math.sin(2 * math.pi * frequency * i / rate)
+            if not legal:
+                value = 0.6 * math.copysign(1.0, value) + 0.4 * value  # harsher: part square wave
+            samples.append(int(12_000 * fade * value))
+    samples.extend([0] * (1 + turn % 97))
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+    return buffer.getvalue()
+
+
+def referee_store(db: Storage) -> RefereeStore:
+    """The referee games of `db`; with the app's guarded storage, the session's role is asked before each
+    write (`assistant.access`)."""
+    access_of = getattr(db, "access_of", None)
+    if access_of is None:
+        return RefereeStore(db.db)
+    return RefereeStore(db.db, guard=lambda game_id, action: access_of().check_game(game_id, action))
+
+
+def may_record(db: Storage, game_id: int) -> bool:
+    """Whether this session may record the game's turns (the director or the game's table)."""
+    access_of = getattr(db, "access_of", None)
+    return access_of is None or bool(access_of().may_record_game(game_id))
+
+
+def seat_names(game: Game, players: int) -> dict[int, str]:
+    """The referee's seats (1, 2, ...) by the game's player names; seats beyond them are "Seat N"."""
+    names = {player.seat + 1: player.name for player in game.players}
+    return {seat: names.get(seat, f"Seat {seat}") for seat in range(1, players + 1)}
+
+
+def current_referee_game(referees: RefereeStore, game: Game, rules: Rules) -> RefereeGame:
+    """The game's referee game; the first one is started here (every player, the first seat first).
+
+    Raises:
+        StorageError: the database failed or holds a referee game that cannot be read.
+    """
+    stored = referees.current(game.id)
+    if stored is None:
+        referees.start(game.id, Referee(rules, players=len(game.players)).to_json(), DEFAULT_SETTLE_S)
+        stored = referees.current(game.id)
+        assert stored is not None
+    return stored
+
+
+def stream_for(stored: RefereeGame, rules: Rules) -> RefereeStream:
+    """This tab's stream, made once and kept in the session; it follows the stored referee game.
+
+    Raises:
+        RefereeError: the stored state cannot be read.
+    """
+    stream = st.session_state.get(STREAM_KEY)
+    if not isinstance(stream, RefereeStream):
+        try:
+            reader = tile_reader()
+        except Exception as error:  # the camera cannot read tiles; taps and the history still work
+            st.session_state.referee_reader_error = f"{type(error).__name__}: {error}"
+            reader = None
+        stream = RefereeStream(reader, Referee.from_json(stored.state, rules), stored.id, stored.settle_s)
+        st.session_state[STREAM_KEY] = stream
+    else:
+        stream.sync(stored, rules)
+    return stream
+
+
+# -- the screen ------------------------------------------------------------------------------------------
+
+
+def show(db: Storage, game: Game, rules: Rules) -> None:
+    st.session_state.setdefault("referee_error", None)
+    style_ui()
+    writer = may_record(db, game.id)
+    referees = referee_store(db)
+    try:
+        stored = current_referee_game(referees, game, rules) if writer else referees.current(game.id)
+        if stored is None:
+            st.info("No referee game yet: the director or this game's table starts one on this screen.")
+            return
+        stream = stream_for(stored, rules)
+    except (StorageError, RefereeError) as error:
+        st.error(f"The referee game cannot be opened: {error}. The game's scores are not touched.")
+        return
+    camera_column, verdict_column = st.columns([3, 2], gap="medium")
+    with camera_column:
+        if writer:
+            camera_ui(stream)
+        else:
+            st.info("This device only looks on: the camera and the taps are the director's or the table's.")
+    with verdict_column:
+        verdict_ui(db, game, rules, writer)
+    history_ui(db, game, rules)
+    if writer:
+        settings_ui(db, game, stored, rules)
+
+
+def camera_ui(stream: RefereeStream) -> None:
+    """The camera stream with the last settled table drawn on it (needs the optional streamlit-webrtc)."""
+    if stream.reader is None:
+        st.error(
+            "The tile reader is not available, so the camera cannot judge turns "
+            f"({st.session_state.get('referee_reader_error')}). Draws and overrides still work."
+        )
+        return
+    if not photos.live_video_available():
+        st.info("The camera stream needs streamlit-webrtc (`pip install streamlit-webrtc`).")
+        return
+    import av
+    from streamlit_webrtc import webrtc_streamer
+
+    def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
+        return av.VideoFrame.from_ndarray(stream.on_frame(frame.to_ndarray(format="bgr24")), format="rgb24")
+
+    try:
+        streamer = webrtc_streamer(
+            key="referee_video",
+            video_frame_callback=on_frame,
+            media_stream_constraints={"video": True, "audio": False},
+            translations=CAMERA_TEXTS,  # type: ignore[arg-type]
+        )
+    except Exception:  # the stream needs a live server session; without one, say so and carry on
+        st.info("The camera stream is not available here; draws and overrides still work.")
+        return
+    camera_help_ui()
+    if not streamer.state.playing:
+        st.caption(
+            "Press **Start** and point the camera down at the table: each turn is judged when the "
+            "hands have left and the table is still."
+        )
+
+
+def camera_help_ui() -> None:
+    """A plain message in place of the browser's own error when there is no camera or it is refused: the
+    stream's panel shows `NotAllowedError: Permission denied` and the like as they come."""
+    st.html(
+        """
+<div id="rummi-camera-help" style="display:none;padding:.6rem .9rem;border-radius:.5rem;
+  background:#fff3cd;color:#664d03;margin:.25rem 0"></div>
+<script>
+(() => {
+  const FRIENDLY = {
+    NotAllowedError: "The camera is blocked: allow it in the browser's site settings (the camera icon in "
+      + "the address bar), then press Start.",
+    NotFoundError: "No camera was found: connect one, or open the app on a phone (Game screen).",
+    NotReadableError: "The camera is in use by another app: close it there, then press Start.",
+    OverconstrainedError: "This camera cannot give a picture here: try another camera.",
+    SecurityError: "This browser shares a camera only over https: open the app as the Game screen shows.",
+  };
+  const help = document.getElementById("rummi-camera-help");
+  if (!help || help.dataset.watching) return;
+  help.dataset.watching = "1";
+  const say = (text) => { help.textContent = text; help.style.display = text ? "block" : "none"; };
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) say(FRIENDLY.SecurityError);
+  const tidy = () => {
+    for (const frame of document.querySelectorAll("iframe")) {
+      let doc;
+      try { doc = frame.contentDocument; } catch (error) { continue; }
+      if (!doc) continue;
+      for (const alert of doc.querySelectorAll(".MuiAlert-message")) {
+        const text = alert.textContent || "";
+        const name = Object.keys(FRIENDLY).find((key) => text.startsWith(key + ":"))
+          || (/^[A-Za-z]+Error:/.test(text) ? "NotReadableError" : null);
+        if (name && !alert.dataset.rummi) {
+          alert.dataset.rummi = "1";
+          alert.textContent = FRIENDLY[name];
+          say(FRIENDLY[name]);
+        }
+      }
+    }
+  };
+  setInterval(tidy, 500);
+})();
+</script>
+""",
+        unsafe_allow_javascript=True,
+    )
+
+
+def on_tap(db: Storage, game_id: int, rules: Rules, tap: Callable[[RefereeStream], Call]) -> None:
+    """A tap on the referee: taken on the stored game as it is now, then stored at once."""
+    st.session_state.referee_error = None
+    stream = st.session_state.get(STREAM_KEY)
+    if not isinstance(stream, RefereeStream):
+        return
+    referees = referee_store(db)
+    try:
+        refused = flush(referees, stream)
+        stored = referees.current(game_id)
+        if stored is None:
+            raise StorageError("this game has no referee game")
+        stream.sync(stored, rules)
+        tap(stream)
+        refused = flush(referees, stream) or refused
+    except (RefereeError, StorageError) as error:
+        refused = str(error)
+    if refused:
+        st.session_state.referee_error = refused[0].upper() + refused[1:]
+
+
+def on_drew(db: Storage, game_id: int, rules: Rules) -> None:
+    on_tap(db, game_id, rules, lambda stream: stream.drew())
+
+
+def on_override(db: Storage, game_id: int, rules: Rules, legal: bool) -> None:
+    on_tap(db, game_id, rules, lambda stream: stream.override(legal))
+
+
+@st.fragment(run_every=POLL_S)
+def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> None:
+    """Whose turn it is and the last verdict, large; the taps. Polls the stream and stores its calls."""
+    stream = st.session_state.get(STREAM_KEY)
+    if not isinstance(stream, RefereeStream):
+        return
+    referees = referee_store(db)
+    try:
+        refused = flush(referees, stream)
+        stored = referees.current(game.id)
+        if stored is None:
+            st.info("The referee game was removed: open the screen again.")
+            return
+        stream.sync(stored, rules)
+        referee = Referee.from_json(stored.state, rules)
+    except (StorageError, RefereeError) as error:
+        st.error(f"The referee game cannot be read: {error}. Nothing stored is lost; it is tried again.")
+        return
+    if refused:
+        st.session_state.referee_error = refused
+    names = seat_names(game, referee.players)
+    last = stored.turns[-1].call if stored.turns else None
+    with st.container(key="referee_seat"):
+        st.caption("To play")
+        st.markdown(f"# {names.get(referee.seat, f'Seat {referee.seat}')}")
+        if referee.pending:
+            st.warning("The table is not legal: put it back as it was, or mend it.")
+    with st.container(key="referee_verdict"):
+        if last is None:
+            st.info("No turn judged yet: each turn is judged when the table is still again.")
+        else:
+            verdict_box(last, names)
+    sound_ui(stored, last)
+    if not writer:
+        return
+    left, right = st.columns(2)
+    left.button(
+        "Drew a tile", key="referee_drew", shortcut="D", icon=":material/playing_cards:",
+        on_click=on_drew, args=(db, game.id, rules), disabled=referee.pending, width="stretch",
+        help="The camera cannot see a draw: tap this (or press D) when the player draws instead of playing.",
+    )  # fmt: skip
+    if last is not None and last.action != DREW:
+        right.button(
+            "Override: not legal" if last.legal else "Override: legal",
+            key="referee_override", icon=":material/gavel:", on_click=on_override,
+            args=(db, game.id, rules, not last.legal), width="stretch",
+            help=f"The last call (turn {last.turn}) was wrong: call it the other way.",
+        )  # fmt: skip
+    if st.session_state.referee_error:
+        st.error(st.session_state.referee_error)
+    status_caption(stream)
+
+
+def verdict_box(call: Call, names: dict[int, str]) -> None:
+    """The last call: legal (green) or not (red) with its reasons, and the tiles to check."""
+    who = names.get(call.seat, f"Seat {call.seat}")
+    if call.action == DREW:
+        st.markdown(f"## :blue[:material/playing_cards: {who} drew]")
+        st.caption(f"Turn {call.turn}: a tile drawn, the table unchanged.")
+        return
+    corrected = " (overridden)" if call.overridden else ""
+    if call.legal:
+        st.markdown(f"## :green[:material/check_circle: Legal{corrected}]")
+    else:
+        st.markdown(f"## :red[:material/cancel: Not legal{corrected}]")
+    what = "put the table back" if call.action == "put back" else _played(call)
+    st.markdown(f"**Turn {call.turn} · {who}** {what}")
+    for reason in call.reasons:
+        (st.markdown if call.legal else st.error)(reason)
+    if call.penalty_tiles:
+        st.warning(f"Penalty: {who} draws {call.penalty_tiles} tile{'s' if call.penalty_tiles != 1 else ''}.")
+    for note in call.unsure:
+        st.warning(f"Check this tile: {note}")
+
+
+def _played(call: Call) -> str:
+    parts = []
+    if call.added:
+        parts.append("played " + " ".join(str(t) for t in call.added))
+    if call.removed:
+        parts.append("took " + " ".join(str(t) for t in call.removed))
+    return " and ".join(parts) or "moved tiles"
+
+
+def sound_ui(stored: RefereeGame, last: Call | None) -> None:
+    """A sound on each new verdict (none for those there before the tab opened); switchable."""
+    heard = None if last is None else (stored.id, last.turn, last.legal, last.overridden)
+    if "referee_heard" not in st.session_state:
+        st.session_state.referee_heard = heard
+        st.session_state.referee_sound = None
+    if heard != st.session_state.referee_heard:
+        st.session_state.referee_heard = heard
+        st.session_state.referee_sound = (
+            None if last is None or last.action == DREW else verdict_sound(last.legal, last.turn)
+        )
+    if stored.sound and st.session_state.referee_sound is not None:
+        with st.container(key="referee_sound"):  # hidden (CSS below); it plays as it appears
+            st.audio(st.session_state.referee_sound, format="audio/wav", autoplay=True)
+
+
+def status_caption(stream: RefereeStream) -> None:
+    if stream.last_frame_at is None or stream.clock() - stream.last_frame_at > 3.0:
+        return
+    state = "hands over the table" if stream.moving else "table still"
+    line = f"Camera: {stream.fps:.0f} frames a second · {state}"
+    if stream.last_error:
+        line += f" · last read failed ({stream.last_error})"
+    st.caption(line)
+
+
+@st.fragment(run_every=POLL_S)
+def history_ui(db: Storage, game: Game, rules: Rules) -> None:
+    """Every judged turn, newest first: its snapshot, what happened, the verdict, whether a person
+    overrode it."""
+    referees = referee_store(db)
+    try:
+        stored = referees.current(game.id)
+        if stored is None or not stored.turns:
+            return
+        recent = list(reversed(stored.turns))[:HISTORY_WITH_SNAPSHOTS]
+        shots = referees.snapshots(stored.id, [t.number for t in recent])
+    except StorageError as error:
+        st.error(f"The turn history cannot be read: {error}")
+        return
+    names = seat_names(game, stored.players)
+    st.subheader(f"Turn history ({len(stored.turns)})")
+    for turn in recent:
+        call = turn.call
+        with st.container(border=True, key=f"referee_turn_{stored.id}_{turn.number}"):
+            picture, words = st.columns([1, 3], vertical_alignment="center")
+            if turn.number in shots:
+                picture.image(shots[turn.number], width="stretch")
+            else:
+                picture.markdown(":blue[:material/playing_cards:] no picture (a draw)")
+            mark = VALID_MARK if call.legal else INVALID_MARK
+            verdict = "drew a tile" if call.action == DREW else ("legal" if call.legal else "not legal")
+            words.markdown(
+                f"{mark} **Turn {call.turn} · {names.get(call.seat, f'Seat {call.seat}')}** · {verdict}"
+                + (" · :orange[overridden]" if call.overridden else "")
+            )
+            words.caption(call.describe(rules))
+    older = list(reversed(stored.turns))[HISTORY_WITH_SNAPSHOTS:]
+    if older:
+        with st.expander(f"Older turns ({len(older)})"):
+            for turn in older:
+                st.markdown(
+                    f"- {turn.call.describe(rules)}" + (" · overridden" if turn.call.overridden else "")
+                )
+
+
+def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> None:
+    """Settle time and sound (at once); seats and first seat (for a new referee game)."""
+    synced = st.session_state.get("referee_settings_synced")
+    if synced != (stored.id, stored.settle_s, stored.sound):
+        st.session_state.referee_settle = stored.settle_s
+        st.session_state.referee_sound_on = stored.sound
+        st.session_state.referee_players = stored.players
+        st.session_state.referee_first = min(stored.first_seat, stored.players)
+        st.session_state.referee_settings_synced = (stored.id, stored.settle_s, stored.sound)
+    with st.expander("Referee settings", icon=":material/settings:"):
+        settle, sound = st.columns(2, vertical_alignment="bottom")
+        settle.number_input(
+            "Settle time (seconds)", min_value=SETTLE_RANGE[0], max_value=SETTLE_RANGE[1], step=0.5,
+            key="referee_settle", on_change=on_settings, args=(db, stored.id),
+            help="How long the table must stay still, hands away, before the turn is judged.",
+        )  # fmt: skip
+        sound.toggle(
+            "Sound on each verdict", key="referee_sound_on", on_change=on_settings, args=(db, stored.id)
+        )
+        st.markdown("**A new referee game** (this one stays stored)")
+        players, first, start = st.columns(3, vertical_alignment="bottom")
+        players.number_input("Players", min_value=1, max_value=8, step=1, key="referee_players")
+        first.number_input("First seat", min_value=1, max_value=8, step=1, key="referee_first")
+        start.button(
+            "New referee game", key="referee_new", on_click=on_new_game, args=(db, game, rules),
+            width="stretch",
+        )  # fmt: skip
+        if st.session_state.get("referee_settings_error"):
+            st.error(st.session_state.referee_settings_error)
+
+
+def on_settings(db: Storage, referee_id: int) -> None:
+    st.session_state.referee_settings_error = None
+    try:
+        referee_store(db).set_settings(
+            referee_id,
+            settle_s=st.session_state.referee_settle,
+            sound=bool(st.session_state.referee_sound_on),
+        )
+    except StorageError as error:
+        st.session_state.referee_settings_error = f"Settings not changed: {error}"
+        st.session_state.referee_settings_synced = None  # show the stored ones again
+        return
+    stream = st.session_state.get(STREAM_KEY)
+    if isinstance(stream, RefereeStream):
+        stream.watcher.settle_s = float(st.session_state.referee_settle)
+    st.session_state.referee_settings_synced = (
+        referee_id,
+        float(st.session_state.referee_settle),
+        bool(st.session_state.referee_sound_on),
+    )
+
+
+def on_new_game(db: Storage, game: Game, rules: Rules) -> None:
+    """A new referee game from the table as it is now: the seats and first seat chosen, the settings kept."""
+    st.session_state.referee_settings_error = None
+    st.session_state.referee_error = None
+    referees = referee_store(db)
+    stream = st.session_state.get(STREAM_KEY)
+    try:
+        if isinstance(stream, RefereeStream):
+            flush(referees, stream)
+        referee = Referee(rules, int(st.session_state.referee_players), int(st.session_state.referee_first))
+        referees.start(
+            game.id, referee.to_json(), float(st.session_state.referee_settle),
+            bool(st.session_state.referee_sound_on),
+        )  # fmt: skip
+        stored = referees.current(game.id)
+        if isinstance(stream, RefereeStream) and stored is not None:
+            stream.sync(stored, rules)
+    except (RefereeError, StorageError) as error:
+        st.session_state.referee_settings_error = f"No new referee game: {error}"
+        return
+    st.session_state.referee_settings_synced = None
+    st.session_state.pop("referee_heard", None)
+
+
+STYLE = """<style>
+.st-key-referee_seat h1 { font-size: 3.2rem; line-height: 1.1; padding: 0; }
+.st-key-referee_verdict h2 { font-size: 2.6rem; line-height: 1.15; }
+.st-key-referee_sound { display: none; }
+</style>"""
+
+
+def style_ui() -> None:
+    st.html(STYLE)
