@@ -194,13 +194,15 @@ def _free_intervals(slots: Sequence[Slot], row: int, geometry: TableGeometry) ->
 
 
 def _new_slot(slots: Sequence[Slot], length: float, geometry: TableGeometry) -> Slot:
-    """The first free stretch (top row first) with room for `length` and two more tiles, else just `length`.
+    """The first free stretch (middle row first, then outwards, as players fill the middle of the table)
+    with room for `length` and two more tiles, else just `length`.
 
     Raises:
         TableFullError: no row has room.
     """
+    middle = (geometry.rows - 1) / 2
     for room in (length + 2 * geometry.step, length):
-        for row in range(geometry.rows):
+        for row in sorted(range(geometry.rows), key=lambda r: (abs(r - middle), r)):
             for lo, hi in _free_intervals(slots, row, geometry):
                 if hi - lo >= room - 1e-9:
                     return Slot(row, lo, lo + length)
@@ -451,10 +453,13 @@ def _set_value(tiles: Sequence[Tile]) -> int:
     return check_set(tiles).value or 0
 
 
-def _invalid_set(game: _Game, seat: int) -> list[int]:
-    """Rack tiles laid as a set that is not one: two tiles, or a run with a tile of the wrong colour."""
+def _invalid_set(game: _Game, seat: int) -> list[int] | None:
+    """Rack tiles laid as a set that is not one: two tiles, or a run with a tile of the wrong colour; None
+    when the rack holds fewer than two tiles."""
     rack = game.seats[seat].rack
     rng = game.rng
+    if len(rack) < 2:
+        return None
     wrong_colour = []
     numbered = [i for i in rack if not game.tiles[i].is_joker]
     for a in numbered:
@@ -597,7 +602,9 @@ def _seat_turn(game: _Game, seat: int, opening_under: float, invalid_set: float,
         if cheap is not None:
             illegal = ([*game.table.sets, cheap], "opening-under-threshold")
     elif roll < opening_under + invalid_set:
-        illegal = ([*game.table.sets, _invalid_set(game, seat)], "invalid-set")
+        wrong = _invalid_set(game, seat)
+        if wrong is not None:
+            illegal = ([*game.table.sets, wrong], "invalid-set")
     elif roll < opening_under + invalid_set + tile_taken:
         if opened and game.table.sets:
             illegal = (_one_tile_taken(game), "tile-taken")

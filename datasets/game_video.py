@@ -3,7 +3,8 @@
     python -m datasets.game_video OUT_DIR --games N --seed S --players 2 [--turns T] [--fps 10] [--y4m]
 
 writes `OUT_DIR/game-000.mp4` and `game-000.json` (the truth, below), and with `--y4m` `game-000.y4m`
-(640x480, 5 fps, for Chromium's fake camera). Game i of a run is `simulate_game(S * 1000 + i)`.
+(`--y4m-size 640x480`, `--y4m-fps 5`: for Chromium's fake camera). Game i of a run is
+`simulate_game(S * 1000 + i)`.
 
 Each distinct table state (`datasets.game_script`) is drawn once, with one camera, cloth, edition and light
 per game; frames are composed from those images: a hand and arm reaching in from a side of the table while
@@ -428,20 +429,43 @@ def _shaken(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+class StateImages:
+    """Each table state's still image (BGR float32 0-1, no noise) and its bytes, drawn when first asked for;
+    the last `keep` are kept (frames visit the states in order)."""
+
+    def __init__(self, script: GameScript, look: GameLook, keep: int = 3) -> None:
+        self.script = script
+        self.look = look
+        self.keep = keep
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _get(self, state: int) -> tuple[np.ndarray, np.ndarray]:
+        if state not in self._cache:
+            image = render_state(self.script, state, self.look)
+            self._cache[state] = (image, _to_u8(image))
+            while len(self._cache) > self.keep:
+                del self._cache[next(iter(self._cache))]
+        return self._cache[state]
+
+    def __getitem__(self, state: int) -> np.ndarray:
+        return self._get(state)[0]
+
+    def u8(self, state: int) -> np.ndarray:
+        return self._get(state)[1]
+
+
 def render_frames(
     script: GameScript,
     fps: int = 10,
     size: tuple[int, int] = (1000, 750),
     light_changes: float = 0.2,
     shakes: float = 0.3,
-) -> tuple[Iterator[np.ndarray], GameTruth, dict[int, np.ndarray]]:
-    """(frames as BGR uint8, lazily; the truth; each table state's still image, float32 0-1)."""
+) -> tuple[Iterator[np.ndarray], GameTruth, StateImages]:
+    """(frames as BGR uint8, lazily; the truth; each table state's still image)."""
     look = game_look(script, size)
     rng = np.random.default_rng([script.seed, 5])
     timeline = _plan(script, look, fps, rng, light_changes, shakes)
-    needed = sorted({0} | {e.state for e in script.events})
-    images = {s: render_state(script, s, look) for s in needed}
-    still_u8 = {s: _to_u8(img) for s, img in images.items()}
+    images = StateImages(script, look)
     noise = _noise_fields(rng, size)
 
     frame_states = [0] * timeline.frames
@@ -460,13 +484,13 @@ def render_frames(
             gain = _gain_at(timeline.lights, f)
             visit = hand_at.get(f)
             if visit is None:
-                img = still_u8[state]
+                img = images.u8(state)
                 if not np.allclose(gain, 1.0):
                     img = cv2.multiply(img, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
             else:
                 inward = visit.focus - visit.entry
                 inward = inward / max(1e-9, float(np.linalg.norm(inward)))
-                img = _compose_hand(images[state], still_u8[state], visit, visit.palm(f, fps), inward, look,
+                img = _compose_hand(images[state], images.u8(state), visit, visit.palm(f, fps), inward, look,
                                     gain)
                 if visit.shake:
                     img = _shaken(img, shake_rng)
@@ -638,7 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turns", type=_positive, default=8, help="seat turns per game")
     p.add_argument("--fps", type=_positive, default=10)
     p.add_argument("--size", type=_size, default=(1000, 750), help="WIDTHxHEIGHT (default 1000x750)")
-    p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m (640x480, 5 fps)")
+    p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m for Chromium's fake camera")
+    p.add_argument("--y4m-size", type=_size, default=(640, 480), help="WIDTHxHEIGHT of the y4m (640x480)")
+    p.add_argument("--y4m-fps", type=_positive, default=5, help="frames a second in the y4m (5)")
     p.add_argument("--quiet", action="store_true")
     return p
 
@@ -652,7 +678,7 @@ def main(argv: list[str] | None = None) -> int:
         video = args.out / f"game-{i:03d}.mp4"
         truth = render_game_video(script, video, fps=args.fps, size=args.size)
         if args.y4m:
-            write_y4m(video, video.with_suffix(".y4m"))
+            write_y4m(video, video.with_suffix(".y4m"), fps=args.y4m_fps, size=args.y4m_size)
         if not args.quiet:
             illegal = sum(not t["legal"] for t in truth.turns)
             print(f"{video}: {len(truth.turns)} turns ({illegal} illegal), {truth.frames} frames, "
