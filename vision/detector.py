@@ -74,7 +74,7 @@ the mirror gives it ends. Its racks (scoring `rack_confidence`, clipped to the f
 tiles in racks from above 89.4 -> 95.0 %, the same with a pad of 0.15 or 0.35, nothing at a rack score of
 0.5, and with one cut tile enough more table tiles on racks (game tables 3.0 -> 5.9 %); real-dev: no photo
 looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5 %, table tiles on racks 2.5 ->
-2.9 % (models/README.md, seventh session)."""
+2.9 % (docs/experiments/lab-notes.md, seventh session)."""
 EDGE_RACK_LOOK_MIN_CUT = 2
 EDGE_RACK_LOOK_MIN_TILES = 4
 EDGE_RACK_MIN_SHARE = 0.02
@@ -97,7 +97,7 @@ a look costs a forward pass, and a rendered game table's sloping sets took two (
 now 2 of 30 tuning game tables, 3 of 68 twill photos, no real-dev photo. Chosen on tuning renders (seed
 8300, 120 scenes each from above and at an angle; 4, 5 or 6 tiles and 8 or 12 degrees alike there, from 4
 tiles 24 of the 93 real-dev photos looked at instead of 4), and measured once on the hold-out
-(models/README.md, eighth session)."""
+(docs/experiments/lab-notes.md, eighth session)."""
 SLOPED_RACK_WINDOW_ALONG = 2.0
 SLOPED_RACK_WINDOW_ACROSS = 2.5
 SLOPED_RACK_MIN_MEMBERS = 3
@@ -120,7 +120,7 @@ angle: 30 of 91 rack tiles the reader missed had such a box in the rack look). T
 same; racks read wholly in their owner's order 79.3 -> 78.5 %. Hold-out, measured once: rack tiles in
 racks 93.60 -> 93.73 %, end to end 90.85 -> 90.90 %, racks in order 69.4 -> 68.4 %. Replacing whatever
 the scores (tried with the levelled looks' boxes too): table tiles on racks 9.6 -> 9.8 %. real-dev
-unchanged (models/README.md, ninth session)."""
+unchanged (docs/experiments/lab-notes.md, ninth session)."""
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
 KEEP_COVERED_ABOVE = 0.7

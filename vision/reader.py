@@ -26,7 +26,7 @@ than this: the classifier calls a tile partly hidden by another "not a tile" (on
 found nowhere else scored 0.7 or more as tiles and 0.5-0.8 as not tiles, against one false tile so; from
 a score of 0.6 and under 0.7, 18 tiles and 3 false; from 0.5 and under 0.8, 33 tiles and 22 false). A box
 alone is no tile hidden by another: without the overlap the rendered hold-out's empty tables got a false
-tile (models/README.md, eighth session)."""
+tile (docs/experiments/lab-notes.md, eighth session)."""
 HELD_READ_ABOVE = 0.9
 HELD_NOT_A_TILE_BELOW = 0.2
 HELD_NEW_IOU = 0.4
