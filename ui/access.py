@@ -73,10 +73,11 @@ def sidebar_ui(setting: KeySetting, access: Access) -> None:
     with st.sidebar:
         st.markdown(f"This device is **{access.role}**.")
         if setting.key is None:
-            st.caption(
-                "No director key is set: the director is whoever uses the app on the server's own computer; "
-                "tables record through their links. Set a key with "
-                "`streamlit run app.py -- --director-key KEY`."
+            # Markdown, not a caption: the screens' own captions stay the page's last ones.
+            st.markdown(
+                ":small[No director key is set: the director is whoever uses the app on the server's own "
+                "computer; tables record through their links. Set a key with "
+                "`streamlit run app.py -- --director-key KEY`.]"
             )
         elif access.director:
             st.button("Sign out", key="director_sign_out", on_click=on_sign_out)
