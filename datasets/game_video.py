@@ -262,7 +262,11 @@ def _compose_hand(
     shift = np.array([look.light[0], -look.light[1]]) * unit * 1.2 / factor + 2
     m = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
     shadow = soft_blur(cv2.warpAffine(both, m, (both.shape[1], both.shape[0])), unit * 0.5 / factor)
-    shade = 0.85 + 0.25 * soft_blur(both, unit * 0.35 / factor)
+    # Round like an arm: lit along its axis, darker towards its sides; thicker parts a little brighter.
+    yy, xx = np.mgrid[0:both.shape[0], 0:both.shape[1]].astype(np.float32)
+    centre = palm / factor
+    across = ((xx - centre[0]) * -inward[1] + (yy - centre[1]) * inward[0]) / (1.3 * unit / factor)
+    shade = (0.85 + 0.25 * soft_blur(both, unit * 0.35 / factor)) * (1.08 - 0.3 * np.minimum(1.0, across**2))
     frame = _to_u8(base * gain) if not np.allclose(gain, 1.0) else base_u8.copy()
     touched = np.argwhere(cv2.max(both, shadow) > 0.004)
     if not len(touched):
@@ -366,7 +370,12 @@ def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator
         turn = math.radians(rng.normal(0, 15))
         inward = np.array([inward[0] * math.cos(turn) - inward[1] * math.sin(turn),
                            inward[0] * math.sin(turn) + inward[1] * math.cos(turn)])
-        p = homography @ np.array([event.focus[0], event.focus[1], 1.0])
+        spot = np.array(event.focus)
+        if event.kind == "no-change" and script.states[event.state].places:
+            # A hand that changes nothing still passes over tiles (straightening them, pointing at one).
+            places = np.array([p[:2] for p in script.states[event.state].places.values()])
+            spot = places[int(np.argmin(np.hypot(*(places - spot).T)))]
+        p = homography @ np.array([spot[0], spot[1], 1.0])
         focus = np.clip(p[:2] / p[2], [0, 0], [size[0] - 1, size[1] - 1])
         skin, sleeve = _hand_colors(rng)
         visits.append(HandVisit(
@@ -437,15 +446,17 @@ class StateImages:
         self.script = script
         self.look = look
         self.keep = keep
-        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # by id of the TableState (a put back
+        # shows the very state the table had before the illegal turn: drawn once)
 
     def _get(self, state: int) -> tuple[np.ndarray, np.ndarray]:
-        if state not in self._cache:
+        key = id(self.script.states[state])
+        if key not in self._cache:
             image = render_state(self.script, state, self.look)
-            self._cache[state] = (image, _to_u8(image))
+            self._cache[key] = (image, _to_u8(image))
             while len(self._cache) > self.keep:
                 del self._cache[next(iter(self._cache))]
-        return self._cache[state]
+        return self._cache[key]
 
     def __getitem__(self, state: int) -> np.ndarray:
         return self._get(state)[0]
