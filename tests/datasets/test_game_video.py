@@ -244,3 +244,12 @@ def test_cli_writes_videos_and_truth(tmp_path: Path) -> None:
     assert (tmp_path / "game-000.y4m").read_bytes().startswith(b"YUV4MPEG2 W640 H480 F5:1")
     with pytest.raises(SystemExit):
         main([str(tmp_path), "--size", "100"])
+
+
+def test_frames_are_the_same_for_the_same_script() -> None:
+    script = simulate_game(5, turns=2)
+    first, _, _ = render_frames(script, fps=4, size=(200, 150), light_changes=1.0, shakes=1.0)
+    second, truth, _ = render_frames(script, fps=4, size=(200, 150), light_changes=1.0, shakes=1.0)
+    pairs = list(zip(first, second, strict=True))
+    assert len(pairs) == truth.frames
+    assert all(np.array_equal(a, b) for a, b in pairs)
