@@ -179,9 +179,13 @@ def rack_tiles_ui(number: int, player: Player, rack: list[Slot], rules: Rules) -
         return
     text = helpers.format_rack(rack)
     unread = sum(t is None for t in rack)
-    known = [t for t in rack if t is not None]
+    # Doubtful tiles (still as read) are counted apart, as `rummi read` counts them: "38 points + 2 doubtful".
+    as_read: photos.RackReading | None = st.session_state.get(f"rack_read_{number}_{player.seat}")
+    doubtful = as_read.doubtful if as_read is not None and as_read.doubtful_count(text) else ()
+    known = [t for k, t in enumerate(rack) if t is not None and not (k < len(doubtful) and doubtful[k])]
     points = helpers.counted(rack_value(known, rules), "point")
     not_read = f", {helpers.counted(unread, 'tile')} not read" if unread else ""
+    not_read += f" + {sum(doubtful)} doubtful" if any(doubtful) else ""
     key = f"rack_pick_{number}_{player.seat}_{hashlib.sha1(text.encode()).hexdigest()[:8]}"
     st.pills(
         f"{player.name}: {helpers.counted(len(rack), 'tile')} · {points}{not_read}",

@@ -165,14 +165,20 @@ class Doubt:
 
 @dataclass(frozen=True)
 class RackReading:
-    """One rack as read: its tiles (None: not read) and, per tile, other readings to offer first."""
+    """One rack as read: its tiles (None: not read), per tile other readings to offer first, and which
+    tiles are doubtful (`vision.confidence.DOUBTFUL_BELOW`)."""
 
     tiles: tuple[Slot, ...]
     likely: tuple[tuple[Tile, ...], ...]
+    doubtful: tuple[bool, ...] = ()
 
     @property
     def text(self) -> str:
         return format_slots([self.tiles]) if self.tiles else ""
+
+    def doubtful_count(self, text: str) -> int:
+        """How many of the rack's tiles are doubtful, while the rack still reads `text` (0 once fixed)."""
+        return sum(self.doubtful) if text == self.text else 0
 
 
 @dataclass
@@ -229,8 +235,18 @@ class PhotoReading:
         if not racks:
             flat = [placed for tiles in self.layout.table for placed in tiles]
             racks = [flat] if flat else []
+        doubtful = np.zeros(len(self.detections) if self.detections is not None else 0, bool)
+        if self.detections is not None and len(self.detections):
+            from vision.confidence import calibrated
+            from vision.confidence import doubtful as under_doubt
+
+            doubtful = under_doubt(calibrated(self.detections))
         return [
-            RackReading(tuple(p.tile for p in rack), tuple(tuple(self.likely(p)) for p in rack))
+            RackReading(
+                tuple(p.tile for p in rack),
+                tuple(tuple(self.likely(p)) for p in rack),
+                tuple(bool(p.index < len(doubtful) and doubtful[p.index]) for p in rack),
+            )
             for rack in racks
         ]
 

@@ -74,3 +74,23 @@ def test_a_doubtful_tile_is_marked_and_its_rack_total_says_so() -> None:
 def test_sure_tiles_are_not_doubtful() -> None:
     assert doubtful([DOUBTFUL_BELOW, 0.99]).tolist() == [False, False]
     assert doubtful([DOUBTFUL_BELOW - 0.01]).tolist() == [True]
+
+
+def test_the_apps_rack_reading_marks_doubtful_tiles_until_the_rack_is_fixed() -> None:
+    from vision.confidence import shipped_map
+    from vision.photos import read_photo
+
+    between = next(s for s in np.linspace(0.05, 1.0, 96) if NO_TILE_BELOW < shipped_map()(s) < DOUBTFUL_BELOW)
+    found = _three_tiles_on_a_rack([0.99, float(between), 0.99])
+
+    class Reader:
+        def read(self, frame: np.ndarray) -> Detections:
+            return found
+
+    reading = read_photo(np.full((300, 500, 3), 128, np.uint8), Reader(), STANDARD)
+    (rack,) = reading.racks()
+    assert dict(zip([str(t) for t in rack.tiles], rack.doubtful, strict=True)) == {
+        "k5": False, "r7": True, "b2": False
+    }
+    assert rack.doubtful_count(rack.text) == 1
+    assert rack.doubtful_count(rack.text + " r1") == 0
