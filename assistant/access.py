@@ -155,9 +155,8 @@ class GuardedStorage(Storage):
     Nobody else writes. Reads are `Storage`'s own.
     """
 
-    def __init__(self, storage: Storage, access_of: AccessOf) -> None:  # shares storage's database
-        self.db = storage.db
-        self.timeout_s = storage.timeout_s
+    def __init__(self, storage: Storage, access_of: AccessOf) -> None:
+        self.__dict__.update(storage.__dict__)  # the same database, engine and settings as `storage`
         self.access_of = access_of
 
     # The director's ---------------------------------------------------------------------------------------
@@ -219,8 +218,8 @@ class GuardedHall(TournamentStore):
     The director: everything. A tournament table: its own table's games. Nobody else writes.
     """
 
-    def __init__(self, hall: TournamentStore, access_of: AccessOf) -> None:  # shares hall's database
-        self.db = hall.db
+    def __init__(self, hall: TournamentStore, access_of: AccessOf) -> None:
+        self.__dict__.update(hall.__dict__)  # the same database as `hall`
         self.access_of = access_of
 
     def create(

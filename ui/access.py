@@ -18,7 +18,6 @@ from ui.common import app_secrets, lan_address
 
 LINK_PARAM = "key"  # the table's token in its link: `?game=3&key=...` or `?tournament=Cup&table=2&key=...`
 SIGNED_IN = "director_signed_in"  # session state: the digest of the key this session signed in with
-LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 WRONG_KEY_DELAY_S = 1.0
 
 
@@ -106,11 +105,22 @@ def on_sign_out() -> None:
     st.session_state.sign_in_error = None
 
 
+def only_here(host: str | None) -> bool:
+    """Whether `host` names this computer only (localhost, 127.x, ::1, 0.0.0.0): no other device uses it."""
+    if not host or host == "localhost":
+        return True
+    try:
+        address = ip_address(host)
+    except ValueError:  # a name, e.g. hall.local: the tables may reach it
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
 def lan_base_url(page_url: str, lan: str) -> str:
-    """`page_url` (scheme, host, port, path) with its host replaced by `lan` when it is this computer's
-    loopback name: a link made on `localhost` must open on the table's device too."""
+    """`page_url` (scheme, host, port, path) with its host replaced by `lan` when it names this computer
+    only: a link made on `localhost` must open on the table's device too."""
     parts = urlsplit(page_url)
-    if parts.hostname not in LOCAL_NAMES or lan in LOCAL_NAMES:
+    if not only_here(parts.hostname) or only_here(lan):
         return page_url.rstrip("/")
     host = f"[{lan}]" if ":" in lan else lan
     netloc = f"{host}:{parts.port}" if parts.port else host

@@ -302,6 +302,8 @@ def test_the_tables_links_use_this_computers_lan_address(
         ("http://localhost:8501", "192.168.1.20", "http://192.168.1.20:8501"),
         ("https://127.0.0.1:8443/", "10.0.0.5", "https://10.0.0.5:8443"),
         ("http://[::1]:8501", "192.168.1.20", "http://192.168.1.20:8501"),
+        ("http://0.0.0.0:8501/", "192.168.1.20", "http://192.168.1.20:8501"),
+        ("http://127.0.1.1", "192.168.1.20", "http://192.168.1.20"),
         ("http://localhost:8501", "fd00::5", "http://[fd00::5]:8501"),
         ("http://localhost:8501", "127.0.0.1", "http://localhost:8501"),  # no network: as it was
         ("https://hall.local:8501", "192.168.1.20", "https://hall.local:8501"),  # a name the tables reach
