@@ -15,6 +15,7 @@ from assistant.hall import open_hall, start_tournament
 from assistant.storage import Storage, default_db_path, default_db_url
 from assistant.storage.links import TableLinks
 from ui import access as access_ui
+from ui import common
 
 NewTab = Callable[[], AppTest]
 KEY = "club-night-director-2026"
@@ -294,6 +295,21 @@ def test_the_tables_links_use_this_computers_lan_address(
     token = TableLinks(open_hall(default_db_url()).db).table_token("Cup", 2)
     assert f"http://192.168.1.20:8501/?tournament=Cup&table=2&key={token}" in texts(at, "code")
     assert at.text_input(key="hall_address").value == "http://192.168.1.20:8501"
+
+
+def test_open_on_a_phone_gives_the_games_link_on_the_lan_address(
+    app: NewTab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(common, "lan_address", lambda: "192.168.1.20")
+    at = screen(app(), "Game")
+    token = TableLinks(Storage(default_db_path()).db).game_token(1)
+    [qr] = at.image
+    assert list(qr.captions) == [f"http://192.168.1.20:8501/?game=1&key={token}"]
+    monkeypatch.setattr(access_ui, "connection_is_local", lambda: False)
+    phone = tab(game="1", key=token)  # the phone that scanned it
+    assert role(phone) == "This device is **the table of game 1**."
+    [qr] = screen(phone, "Game").image  # its own link again, for a second phone at the table
+    assert list(qr.captions) == [f"http://192.168.1.20:8501/?game=1&key={token}"]
 
 
 @pytest.mark.parametrize(
