@@ -183,6 +183,46 @@ def awaiting_photo() -> bool:
     return st.session_state.photo_chosen and st.session_state.source in ("camera", "upload")
 
 
+# Counts the browser's cameras before the stream is offered: with none, streamlit-webrtc would show the
+# browser's raw "NotFoundError: Requested device not found" after START. -1: the page may not ask (http).
+CAMERA_COUNT_JS = """
+export default function (component) {
+    const { setStateValue } = component;
+    const media = navigator.mediaDevices;
+    if (!media || !media.enumerateDevices) {
+        setStateValue("cameras", -1);
+        return;
+    }
+    media.enumerateDevices()
+        .then((devices) => setStateValue("cameras", devices.filter((d) => d.kind === "videoinput").length))
+        .catch(() => setStateValue("cameras", -1));
+}
+"""
+# What streamlit-webrtc's own messages say, where it lets the app word them.
+WEBRTC_WORDING = {
+    "media_api_not_available": "This browser allows the camera only over https (or on localhost)",
+    "device_ask_permission": "Allow this page to use the camera",
+    "device_not_available": "No camera found: connect one, or use Camera or Upload",
+    "device_access_denied": "The camera was refused: allow it in the browser's address bar",
+}
+
+
+@st.cache_resource
+def camera_counter() -> Any:
+    """The browser-side camera count as a component (registered once per server)."""
+    return st.components.v2.component("rummi_camera_count", js=CAMERA_COUNT_JS)
+
+
+def cameras_in_browser() -> int | None:
+    """How many cameras the browser has: -1 when it may not use any here, None until it has answered."""
+    try:
+        answer = camera_counter()(key="camera_count", on_cameras_change=lambda: None)
+    except Exception:  # no browser behind the session (a test run): the stream says what it can
+        return None
+    cameras = getattr(answer, "cameras", None)
+    return cameras if isinstance(cameras, int) else None
+
+
 def live_video_ui(rules: Rules) -> bytes | None:
     """The webcam stream with the verdict drawn on each frame (needs the optional streamlit-webrtc).
 
@@ -202,6 +242,19 @@ def live_video_ui(rules: Rules) -> bytes | None:
     if not isinstance(live, LiveReader) or live.reader is not reader or live.rules != rules:
         live = st.session_state["live_reader"] = LiveReader(reader, rules)
     sets_seen = st.session_state.setdefault("live_sets", LiveSets())
+    cameras = cameras_in_browser()
+    if cameras == 0:
+        st.warning(
+            "No camera found in this browser: connect a webcam (or close the program using it) and choose "
+            "Live video again, or use Camera or Upload."
+        )
+        return None
+    if cameras == -1:
+        st.warning(
+            "This browser allows the camera only over https (or on localhost): open the app as the Game "
+            "screen shows, or use Upload."
+        )
+        return None
 
     def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
         image = frame.to_ndarray(format="bgr24")
@@ -213,13 +266,17 @@ def live_video_ui(rules: Rules) -> bytes | None:
             key="live_video",
             video_frame_callback=on_frame,
             media_stream_constraints={"video": True, "audio": False},
+            translations=WEBRTC_WORDING,
         )
     except Exception as error:  # the stream needs a live server session; without one, say so and carry on
         st.error(f"live video is not available here ({type(error).__name__}: {error}); use Camera or Upload")
         return None
     st.session_state.live_playing = bool(streamer.state.playing)
     if not streamer.state.playing:
-        st.caption("Press START to stream the camera; if it disconnects, the table below stays as it was.")
+        st.caption(
+            "Press START to stream the camera; if it disconnects, the table below stays as it was. An error "
+            "in the video box means the browser could not open the camera: is another program using it?"
+        )
         return None
     if st.button("Check this frame", help="Freeze the latest frame to correct and judge it below"):
         return latest.jpeg()

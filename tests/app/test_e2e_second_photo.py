@@ -1,0 +1,132 @@
+"""In headless Chromium: a second photo in one tab is read and shown (Upload; Camera with a fake camera whose
+video switches between two photos), and Live video without a camera says so instead of the browser's error
+(issue 31, items 1 and 5). The photos are the bundled example (a real photo, CC BY 4.0) and a part of it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, streamlit_server
+from playwright.sync_api import Page, expect, sync_playwright
+
+EXAMPLE = ROOT / "vision" / "examples" / "table.jpg"
+WHOLE_VERDICT = "Table not valid: 1 of 7 sets break the rules."
+PART_VERDICT = "Table valid: 3 sets, 9 tiles, 81 points."  # k6 o6 J | b12 r12 o12 | r8 r9 r10
+TILES_SEEN = re.compile(r"^(\d+) tiles seen")
+
+
+def part_of_the_example() -> np.ndarray:
+    """The example's lower right: three of its sets, nine tiles."""
+    return cv2.imread(str(EXAMPLE))[300:750, 440:1000]
+
+
+def open_app(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.get_by_text(re.compile(r"^Table 1 · standard"))).to_be_visible(timeout=60_000)
+
+
+def tiles_seen(page: Page) -> int:
+    caption = page.get_by_text(TILES_SEEN).first
+    expect(caption).to_be_visible(timeout=120_000)
+    return int(TILES_SEEN.search(caption.inner_text()).group(1))  # type: ignore[union-attr]
+
+
+def test_a_second_upload_is_read_and_shown_in_a_real_browser(tmp_path: Path) -> None:
+    chromium = require_chromium()
+    part = tmp_path / "part.jpg"
+    cv2.imwrite(str(part), part_of_the_example())
+    with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            open_app(page, url)
+            page.get_by_text("Upload", exact=True).click()
+            uploader = page.locator("[data-testid=stFileUploader] input[type=file]")
+            uploader.set_input_files(str(EXAMPLE))
+            expect(page.get_by_text(WHOLE_VERDICT)).to_be_visible(timeout=120_000)
+            assert tiles_seen(page) == 21
+            # Remove the first photo, then add another: the new one is read, its picture and verdict shown.
+            page.get_by_role("button", name="Remove table.jpg").click()
+            uploader.set_input_files(str(part))
+            expect(page.get_by_text(PART_VERDICT)).to_be_visible(timeout=120_000)
+            expect(page.get_by_text(re.compile(r"^9 tiles seen"))).to_be_visible()
+            assert page.get_by_text(WHOLE_VERDICT).count() == 0
+        finally:
+            browser.close()
+
+
+def write_two_photo_video(first: np.ndarray, second: np.ndarray, path: Path, seconds_each: int = 2) -> Path:
+    """A fake camera's video: `first`, then `second`, `seconds_each` seconds each (Chromium loops it)."""
+    height, width = first.shape[:2]
+    height, width = height - height % 2, width - width % 2
+    planes = [
+        cv2.cvtColor(cv2.resize(image, (width, height)), cv2.COLOR_BGR2YUV_I420).tobytes()
+        for image in (first, second)
+    ]
+    fps = 5
+    with path.open("wb") as out:
+        out.write(f"YUV4MPEG2 W{width} H{height} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
+        for plane in planes:
+            for _ in range(fps * seconds_each):
+                out.write(b"FRAME\n")
+                out.write(plane)
+    return path
+
+
+def test_a_second_camera_photo_is_read_and_shown_in_a_real_browser(tmp_path: Path) -> None:
+    """The fake camera alternates the whole example and a part of it; after the first shot, shots are
+    taken again until one shows the other photo: its tile count must then be shown (before the fix, the
+    first photo's stayed)."""
+    chromium = require_chromium()
+    whole = cv2.resize(cv2.imread(str(EXAMPLE)), (960, 720))
+    video = write_two_photo_video(whole, part_of_the_example(), tmp_path / "two.y4m")
+    with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium),
+            args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            open_app(page, url)
+            page.get_by_text("Camera", exact=True).click()
+            take = page.get_by_role("button", name=re.compile("take photo", re.IGNORECASE))
+            expect(take).to_be_enabled(timeout=30_000)
+            page.wait_for_timeout(1500)  # the fake camera's first frames
+            take.click()
+            first = tiles_seen(page)
+            assert first in (21, 9)
+            seen = [first]
+            for _ in range(6):
+                page.get_by_role("button", name=re.compile("clear photo", re.IGNORECASE)).click()
+                expect(take).to_be_enabled(timeout=30_000)
+                page.wait_for_timeout(2000)  # the video has moved on to the other photo (or back)
+                take.click()
+                expect(page.get_by_text(TILES_SEEN)).to_have_count(1, timeout=120_000)
+                page.wait_for_timeout(1000)
+                seen.append(tiles_seen(page))
+                if seen[-1] != first:
+                    break
+            assert set(seen) == {21, 9}, seen
+        finally:
+            browser.close()
+
+
+def test_live_video_without_a_camera_says_so(tmp_path: Path) -> None:
+    chromium = require_chromium()
+    without_camera = [arg for arg in CHROMIUM_ARGS if "fake-device" not in arg]
+    with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=without_camera)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            open_app(page, url)
+            page.get_by_text("Live video", exact=True).click()
+            expect(page.get_by_text(re.compile(r"^No camera found in this browser"))).to_be_visible(
+                timeout=60_000
+            )
+            assert page.get_by_text("NotFoundError").count() == 0
+            assert page.locator("iframe").count() == 0  # no START that would only fail
+        finally:
+            browser.close()
