@@ -3,6 +3,7 @@ the verdicts under the stream are the camera's, not the stored table's (issue 31
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,7 +13,12 @@ import streamlit_webrtc
 from app_fakes import FakeReader, scene_detections
 from test_app import NewTab, stored_game, texts
 
-FRAME = np.random.default_rng(5).integers(0, 255, (480, 640, 3), dtype=np.uint8)
+
+def camera_picture(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 255, (480, 640, 3), dtype=np.uint8)
+
+
+CAMERA = {"picture": camera_picture(5)}  # what the camera films now
 
 
 class StreamedFrame:
@@ -20,7 +26,7 @@ class StreamedFrame:
 
     def to_ndarray(self, format: str) -> np.ndarray:  # noqa: A002 (av's own argument name)
         assert format == "bgr24"
-        return FRAME
+        return CAMERA["picture"]
 
 
 @pytest.fixture
@@ -33,6 +39,7 @@ def streaming(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         return SimpleNamespace(state=SimpleNamespace(playing=True))
 
     monkeypatch.setattr(streamlit_webrtc, "webrtc_streamer", webrtc_streamer)
+    monkeypatch.setitem(CAMERA, "picture", camera_picture(5))
     return returned
 
 
@@ -44,7 +51,7 @@ def test_under_a_running_stream_the_verdicts_are_the_cameras(
     at.radio(key="source").set_value("live").run()
     assert not at.exception
     assert streaming and streaming[-1].width == 640  # the frame went back to the browser, boxed
-    shown = [line for line in texts(at, "markdown") if " Set " in line]
+    shown = [line for line in texts(at, "markdown") if re.search(r" Set \d+: ", line)]
     assert len(shown) == 2
     assert "Set 1:" in shown[0] and "gap between 3 and 5" in shown[0]
     assert "Set 2:" in shown[1] and "group of 9s" in shown[1]
@@ -55,3 +62,18 @@ def test_under_a_running_stream_the_verdicts_are_the_cameras(
     assert not at.exception
     assert stored_game().table_layout == "k1 k2 k3 k5 | o9 b9 r9"
     assert texts(at, "error") == ["Table not valid: 1 of 2 sets break the rules."]
+
+
+def test_a_second_checked_frame_is_read(app: NewTab, reader: FakeReader, streaming: list[Any]) -> None:
+    at = app()
+    reader.detections = scene_detections([["r1 r2 r3"]])
+    at.radio(key="source").set_value("live").run()
+    [b for b in at.button if b.label == "Check this frame"][0].click().run()
+    assert stored_game().table_layout == "r1 r2 r3"
+    CAMERA["picture"] = camera_picture(6)  # the players moved tiles
+    reader.detections = scene_detections([["r1 r2 r3 r4"]])
+    at.run()
+    [b for b in at.button if b.label == "Check this frame"][0].click().run()
+    assert not at.exception
+    assert stored_game().table_layout == "r1 r2 r3 r4"
+    assert texts(at, "success") == ["Table valid: 1 set, 4 tiles, 10 points."]
