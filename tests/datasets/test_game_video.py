@@ -253,3 +253,17 @@ def test_frames_are_the_same_for_the_same_script() -> None:
     pairs = list(zip(first, second, strict=True))
     assert len(pairs) == truth.frames
     assert all(np.array_equal(a, b) for a, b in pairs)
+
+
+def test_a_nudge_moves_one_tile_a_few_millimetres(scripts: list[GameScript]) -> None:
+    nudges = [(script, k, e) for script in scripts for k, e in enumerate(script.events) if e.kind == "nudge"]
+    assert nudges
+    for script, k, event in nudges:
+        before = script.states[script.events[k - 1].state if k else 0]
+        after = script.states[event.state]
+        assert after.sets == before.sets
+        moved = [i for i in after.places if after.places[i] != before.places[i]]
+        assert moved == [event.tile]
+        (x0, y0, up0), (x1, y1, up1) = before.places[event.tile], after.places[event.tile]
+        # 2-4 mm (a tile is about 36 mm tall), 1-3 degrees
+        assert x0 == x1 and 0.06 <= abs(y1 - y0) <= 0.11 and 1.0 <= abs(up1 - up0) <= 3.0
