@@ -247,6 +247,7 @@ class Referee:
     opened: set[int] = field(default_factory=set, init=False)
     pending: bool = field(default=False, init=False)
     history: list[Call] = field(default_factory=list, init=False)
+    reading: Table = field(default=(), init=False)
     _states: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -267,14 +268,17 @@ class Referee:
 
     def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0) -> Call | None:
         """A settled table. Returns the call when it ends a turn, None when it is the start or the same
-        sets as the last call's table."""
+        sets as the last call's table. `reading` is then the table as judged, set by set and tile by tile
+        as `seen` lists them (a doubtful tile possibly read as a runner-up): what each tile is taken to be."""
         best = _table((s.tile for s in tiles) for tiles in seen)
+        self.reading = best
         if not self.started:
             self.start(best)
             return None
         if same_sets(best, self.reported_table):
             return None
         reading = self._reading_for(seen)
+        self.reading = reading.table
         if same_sets(reading.table, self.reported_table):
             # Only a doubtful tile differs from the table as it was: no turn.
             return None
@@ -355,6 +359,9 @@ class Referee:
         # A doubtful tile read as one that was on the table before, or that puts the table back as it
         # was, is tried first: the game itself says what it is likely to be.
         options: list[tuple[float, _Reading]] = []
+        # With no legal reading, the one that breaks the fewest rules: players seldom make two mistakes.
+        fewer: list[tuple[int, float, _Reading]] = []
+        best_breaches = self._breaches(best.table, opened)
         for size in (1, 2):
             for chosen in itertools.combinations(doubtful, size):
                 choices = [
@@ -366,29 +373,38 @@ class Referee:
                     for (i, j, _), (alt, _) in zip(chosen, picks, strict=True):
                         table[i][j] = alt
                     candidate = _table(table)
-                    fits = (self.pending and same_sets(candidate, self.legal_table)) or judge_table_turn(
-                        self.legal_table, candidate, opened, self.rules
-                    ).legal
-                    if not fits:
-                        continue
                     weight = 1.0
                     for (_, _, t), (_, score) in zip(chosen, picks, strict=True):
                         weight *= score / max(t.confidence, 1e-6)
+                    breaches = self._breaches(candidate, opened)
                     unsure = tuple(
                         f"{t.tile} read with {t.confidence:.0%} confidence, taken as {alt} "
-                        f"({score:.0%}): as {t.tile} the turn would not be legal"
+                        f"({score:.0%}): as {t.tile} the turn would "
+                        + ("not be legal" if breaches == 0 else "break more rules")
                         for (_, _, t), (alt, score) in zip(chosen, picks, strict=True)
                     )
-                    options.append((weight, _Reading(candidate, unsure)))
+                    if breaches == 0:
+                        options.append((weight, _Reading(candidate, unsure)))
+                    elif breaches < best_breaches:
+                        fewer.append((breaches, weight, _Reading(candidate, unsure)))
             if options:
                 break
         if options:
             return max(options, key=lambda o: o[0])[1]
+        if fewer:
+            least = min(b for b, _, _ in fewer)
+            return max((o for o in fewer if o[0] == least), key=lambda o: o[1])[2]
         unsure = tuple(
             f"{t.tile} read with {t.confidence:.0%} confidence: check it" for _, _, t in doubtful
             if t.tile in (_tiles(best.table) - _tiles(self.legal_table))
         )
         return _Reading(best.table, unsure)
+
+    def _breaches(self, table: Table, opened: bool) -> int:
+        """How many rules the table breaks as this seat's turn (0: legal, or the table put back)."""
+        if self.pending and same_sets(table, self.legal_table):
+            return 0
+        return len(judge_table_turn(self.legal_table, table, opened, self.rules).reasons)
 
     def _call(self, action: str, reading: _Reading, legal: bool, reasons: Sequence[str], time_s: float,
               frame: int, penalty_tiles: int = 0) -> Call:

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from assistant.referee import Call, Referee, SeenTile
-from assistant.tiles import tile_from_class_id
+from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.layout import rebuild
 from vision.placed import Layout
@@ -75,6 +75,11 @@ class MotionWatch:
             per_cell.max())
         return self.last_change > self.change_above
 
+
+DOUBLE_BOX_OVERLAP = 0.5
+"""A box sharing more than this of the smaller box's area with a better-scored box is a second box of the
+same tile (the detector boxed a tile's lower half again: rendered game seed 502 game 2, a loose b9 made
+three turns wrong)."""
 
 SIGNATURE_SIZE = 24
 
@@ -157,28 +162,54 @@ class TileMemory:
         self._tiles = remembered
         return detections.with_readings(ids, scores, np.asarray(detections.angle))
 
+    def confirm(self, row: int, tile: Tile) -> None:
+        """Tile `row` of the last `follow` is `tile` (the game says so): it leads that tile's readings by
+        a settled table's worth of votes, however often it was read otherwise before."""
+        if 0 <= row < len(self._tiles):
+            scores = self._tiles[row].scores
+            scores[class_id(tile)] = max(scores.values(), default=0.0) + 1.0
+
     def forget(self) -> None:
         self._tiles = []
 
 
-def table_only(detections: Detections) -> Detections:
-    """The detections with no rack: the referee's camera looks at the table, and every tile it sees lies
-    there. (Tiles laid in a long row on the table were taken for a rack by the detector, and their turn
-    missed: rendered game seed 11, its turn 5.)"""
-    return dataclasses.replace(
+def table_only(detections: Detections, overlap_above: float = DOUBLE_BOX_OVERLAP) -> Detections:
+    """The detections as tiles lying flat on a table: no rack (the referee's camera looks at the table,
+    and every tile it sees lies there: tiles laid in a long row were taken for a rack, and their turn
+    missed), and no second box over most of a tile (flat tiles do not lie on each other)."""
+    detections = dataclasses.replace(
         detections, rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32),
         rack_quad=None,
     )
+    if len(detections) < 2:
+        return detections
+    xyxy = np.asarray(detections.xyxy, dtype=np.float64)
+    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    low = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    sides = np.clip(np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:]) - low, 0, None)
+    width, height = sides[..., 0], sides[..., 1]
+    shared = width * height / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6)
+    np.fill_diagonal(shared, 0.0)
+    keep = np.ones(len(detections), bool)
+    for index in np.argsort(-np.asarray(detections.confidence), kind="stable"):
+        if keep[index]:
+            doubles = (shared[index] > overlap_above) & keep
+            doubles[index] = False
+            keep &= ~doubles
+    return detections[keep] if not keep.all() else detections
 
 
-def seen_sets(layout: Layout, detections: Detections) -> list[list[SeenTile]]:
-    """The layout's table sets as the referee takes them: each tile's reading with its runner-ups. Tiles
-    whose face was not read are left out (a face-down tile, a tile seen edge-on)."""
+def seen_sets(layout: Layout, detections: Detections) -> tuple[list[list[SeenTile]], list[list[int]]]:
+    """The layout's table sets as the referee takes them: each tile's reading with its runner-ups, and
+    beside them each tile's row in `detections`. Tiles whose face was not read are left out (a face-down
+    tile, a tile seen edge-on)."""
     ids = np.asarray(detections.topk_class_ids)
     scores = np.asarray(detections.topk_scores)
     sets: list[list[SeenTile]] = []
+    rows: list[list[int]] = []
     for tiles in layout.table:
         seen: list[SeenTile] = []
+        where: list[int] = []
         for placed in tiles:
             if placed.tile is None:
                 continue
@@ -195,9 +226,11 @@ def seen_sets(layout: Layout, detections: Detections) -> list[list[SeenTile]]:
                     elif tile is not None:
                         alternatives.append((tile, float(score)))
             seen.append(SeenTile(placed.tile, confidence, tuple(alternatives)))
+            where.append(placed.index)
         if seen:
             sets.append(seen)
-    return sets
+            rows.append(where)
+    return sets, rows
 
 
 @dataclass(frozen=True)
@@ -266,7 +299,14 @@ class GameWatcher:
         voted = table_only(self.memory.follow(frame, self._voted))
         layout = rebuild(voted, self.referee.rules, image_size=(width, height))
         self.layout = layout
-        call = self.referee.observe(seen_sets(layout, voted), time_s=time_s, frame=index)
+        seen, rows = seen_sets(layout, voted)
+        call = self.referee.observe(seen, time_s=time_s, frame=index)
+        # What the referee took a doubtful tile to be (from the game: the table before, the supply) is
+        # that tile's identity from now on, while it lies still.
+        for tiles, where, judged in zip(seen, rows, self.referee.reading, strict=False):
+            for tile, row, taken in zip(tiles, where, judged, strict=False):
+                if taken != tile.tile:
+                    self.memory.confirm(row, taken)
         return WatchEvent(time_s, index, False, True, call, layout)
 
 
