@@ -81,8 +81,8 @@ def snapshot_jpeg(frame_bgr: np.ndarray, width: int = SNAPSHOT_WIDTH) -> bytes |
     return encoded.tobytes() if ok else None
 
 
-def _plain(state: dict[str, Any]) -> Any:
-    return json.loads(json.dumps(state))
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
 
 
 class RefereeStream:
@@ -235,8 +235,8 @@ class RefereeStream:
 
     def sync(self, stored: RefereeGame, rules: Rules) -> bool:
         """Follow the stored referee game (another tab's taps, a new referee game, a refused write): the
-        referee is taken from the database when it differs and nothing is waiting to be stored. Returns
-        whether it was replaced.
+        referee is taken from the database when its calls differ and nothing is waiting to be stored (the
+        first settled table, the start, is no call: it is not stored). Returns whether it was replaced.
 
         Raises:
             RefereeError: the stored state cannot be read.
@@ -245,7 +245,8 @@ class RefereeStream:
             if not self._outgoing.empty():
                 return False
             self.watcher.settle_s = stored.settle_s
-            if stored.id == self.referee_id and _plain(self.referee.to_json()) == _plain(stored.state):
+            calls = _plain(self.referee.to_json()["history"])
+            if stored.id == self.referee_id and calls == _plain(stored.state.get("history", [])):
                 return False
             referee = Referee.from_json(stored.state, rules)
             self.watcher = GameWatcher(self.reader, referee, settle_s=stored.settle_s)
