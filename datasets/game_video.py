@@ -562,7 +562,7 @@ def render_game_video(
     `truth_path`); returns the truth.
 
     Raises:
-        OSError: the video could not be written.
+        OSError: the video could not be written, or does not read back with every frame.
     """
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -575,6 +575,11 @@ def render_game_video(
             writer.write(frame)
     finally:
         writer.release()
+    capture = cv2.VideoCapture(str(out_path))
+    counted = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    capture.release()
+    if counted != truth.frames:
+        raise OSError(f"{str(out_path)!r} reads back {counted} frames, not the {truth.frames} written")
     truth.video = out_path.name
     save_truth(truth, truth_path or out_path.with_suffix(".json"))
     return truth
