@@ -523,6 +523,8 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
             verdict_box(last, names)
     sound_ui(stored, last)
     if not writer:
+        if st.session_state.referee_error:
+            st.error(st.session_state.referee_error)
         return
     left, right = st.columns(2)
     left.button(

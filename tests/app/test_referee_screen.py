@@ -4,14 +4,18 @@ resuming the stored referee game."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import cv2
 import numpy as np
+import pytest
 import streamlit as st
 from app_fakes import VALID_TABLE, FakeReader, scene_detections
 from streamlit.testing.v1 import AppTest
 
+from assistant.referee import Referee
+from assistant.rules import find_preset
 from assistant.storage import Storage
 from assistant.storage.referee import RefereeStore
 from ui.referee import RefereeStream, verdict_sound
@@ -217,3 +221,47 @@ def test_the_sounds_differ_by_verdict_and_turn() -> None:
     legal, illegal = verdict_sound(True, 1), verdict_sound(False, 1)
     assert legal[:4] == b"RIFF" and illegal[:4] == b"RIFF" and legal != illegal
     assert verdict_sound(True, 2) != legal  # two like verdicts in a row are two sounds
+
+
+class SlowReader(FakeReader):
+    """A tile reader that takes a second a frame (a slow computer)."""
+
+    def read(self, image: np.ndarray, confidence: float | None = None) -> object:
+        time.sleep(1.0)
+        return super().read(image, confidence)
+
+
+def test_the_video_keeps_its_frame_rate_while_the_table_is_read() -> None:
+    reader = SlowReader(scene_detections(VALID_TABLE))
+    stream = RefereeStream(reader, Referee(find_preset("standard"), players=2), referee_id=1, settle_s=0.5)
+    image = frame(VALID_TABLE)
+    took: list[float] = []
+    end = time.monotonic() + 3.0
+    while time.monotonic() < end:  # a camera at 20 frames a second
+        started = time.perf_counter()
+        shown = stream.on_frame(image)
+        took.append(time.perf_counter() - started)
+        time.sleep(max(0.0, 0.05 - took[-1]))
+    assert shown.shape == image.shape
+    assert reader.calls >= 1 and stream.referee.started  # the table was read and settled meanwhile
+    assert max(took) < 0.5  # no frame waited for a read (each takes a second)
+    assert stream.fps >= 15
+
+
+def test_a_viewer_sees_the_verdicts_but_has_no_camera_or_taps(
+    app: Callable[[], AppTest], reader: FakeReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    director = open_referee(app)
+    director.button(key="referee_drew").click().run()
+    from ui import access as access_ui
+
+    monkeypatch.setattr(access_ui, "connection_is_local", lambda: False)  # a phone on the LAN, no link
+    viewer = open_referee(app)
+    shown = texts(viewer)
+    assert "This device only looks on" in shown
+    assert "Turn 1 · seat 1 · drew a tile" in shown and "# Player 2" in shown
+    assert not [b for b in viewer.button if b.key in ("referee_drew", "referee_override", "referee_new")]
+    stream_of(viewer).drew()  # even a tap the page did not offer is refused in the server, at the store
+    viewer.run()
+    assert any("only the director or this game's table" in e.value for e in viewer.error)
+    assert len(RefereeStore(Storage(_db(viewer)).db).current(1).turns) == 1  # type: ignore[union-attr]
