@@ -359,9 +359,11 @@ class Referee:
         # A doubtful tile read as one that was on the table before, or that puts the table back as it
         # was, is tried first: the game itself says what it is likely to be.
         options: list[tuple[float, _Reading]] = []
-        # With no legal reading, the one that breaks the fewest rules: players seldom make two mistakes.
-        fewer: list[tuple[int, float, _Reading]] = []
+        # With no legal reading, the one that breaks the fewest rules (players seldom make two mistakes),
+        # then the one that changes the fewest tiles of the table before (a misread makes changes up).
+        fewer: list[tuple[int, int, float, _Reading]] = []
         best_breaches = self._breaches(best.table, opened)
+        before = _tiles(self.legal_table)
         for size in (1, 2):
             for chosen in itertools.combinations(doubtful, size):
                 choices = [
@@ -386,14 +388,14 @@ class Referee:
                     if breaches == 0:
                         options.append((weight, _Reading(candidate, unsure)))
                     elif breaches < best_breaches:
-                        fewer.append((breaches, weight, _Reading(candidate, unsure)))
+                        changes = sum(((_tiles(candidate) - before) + (before - _tiles(candidate))).values())
+                        fewer.append((breaches, changes, -weight, _Reading(candidate, unsure)))
             if options:
                 break
         if options:
             return max(options, key=lambda o: o[0])[1]
         if fewer:
-            least = min(b for b, _, _ in fewer)
-            return max((o for o in fewer if o[0] == least), key=lambda o: o[1])[2]
+            return min(fewer, key=lambda o: o[:3])[3]
         unsure = tuple(
             f"{t.tile} read with {t.confidence:.0%} confidence: check it" for _, _, t in doubtful
             if t.tile in (_tiles(best.table) - _tiles(self.legal_table))

@@ -247,3 +247,16 @@ def test_the_call_in_the_contracts_json_shape() -> None:
     }
     assert "Turn 1 · seat 1 · played o9 o10 o11 o12 · legal" == call.describe()
     assert parse_tiles("o9 o10") == [T("o9"), T("o10")]
+
+
+def test_with_no_legal_reading_the_one_breaking_the_fewest_rules_is_taken() -> None:
+    referee = Referee()
+    referee.observe(table("b5 b6 b7 b8"))
+    # b5 is taken off (illegal either way); the b6 left reads b5 with doubt. Read as b5 the run would also
+    # have a gap and b6 would be the tile taken: one mistake is likelier than two.
+    seen = [[doubtful("b5", 0.7, ("b8", 0.07), ("b6", 0.06)), SeenTile(T("b7")), SeenTile(T("b8"))]]
+    call = referee.observe(seen)
+    assert call is not None and not call.legal
+    assert tokens(call.removed) == ["b5"]
+    assert not any("gap" in r for r in call.reasons)
+    assert referee.reading == ((T("b6"), T("b7"), T("b8")),)

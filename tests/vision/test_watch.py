@@ -213,3 +213,27 @@ def test_rummi_watch_prints_one_json_line_per_turn(tmp_path: Path, capsys: pytes
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(d["turn"], d["seat"], d["action"], d["added"], d["legal"]) for d in lines] == [
         (1, 1, "play", ["r10", "r11", "r12"], True)]
+
+
+def test_a_second_box_over_most_of_a_flat_tile_is_dropped_and_neighbours_kept() -> None:
+    from vision.watch import table_only
+
+    found = detections_of(["b7 b8 b9"])
+    lower_half = found.xyxy[2] + np.array([0, 10, 0, 10], np.float32)
+    doubled = Detections(
+        xyxy=np.vstack([found.xyxy, lower_half]), confidence=np.array([0.9, 0.9, 0.9, 0.7], np.float32)
+    )
+    kept = table_only(doubled)
+    assert len(kept) == 3 and np.allclose(kept.xyxy, found.xyxy)
+    assert kept.rack_xyxy is not None and len(kept.rack_xyxy) == 0
+
+
+def test_what_the_game_says_a_tile_is_leads_its_readings_while_it_lies_still() -> None:
+    memory = TileMemory()
+    frame = table_frame(["b5 b7 b8"])
+    misread = detections_of(["b5 b7 b8"], doubtful={"b5": ("b6", 0.7)})
+    memory.follow(frame, misread)
+    memory.confirm(0, Tile.parse("b6"))
+    # Read b5 again at the next settled table: still b6.
+    again = memory.follow(frame, misread)
+    assert int(again.class_id[0]) == class_id(Tile.parse("b6"))
