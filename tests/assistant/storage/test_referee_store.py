@@ -4,6 +4,7 @@ and snapshot, the referee resumed from the database, and stale or bad writes ref
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
 from assistant.referee import Referee, seen_table
 from assistant.rules import find_preset
@@ -185,3 +186,41 @@ def test_a_guard_refuses_writes_and_nothing_changes(store: Storage, game_id: int
     assert [game for game, _ in asked] == [game_id] * 3
     stored = open_store.current(game_id)
     assert stored is not None and (stored.id, stored.turns, stored.settle_s) == (rid, (), 1.5)
+
+
+def test_a_database_from_before_the_referee_migrates_keeping_every_score(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from alembic import command
+
+    import assistant.storage.database as database
+
+    def only_to_0004(db: database.Database) -> None:
+        def migrate(conn: sa.Connection) -> None:
+            config = database._alembic_config()
+            config.attributes["connection"] = conn
+            try:
+                command.upgrade(config, "0004")
+            finally:
+                config.attributes.pop("connection", None)
+
+        db.run(migrate, write=True)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(database, "upgrade_schema", only_to_0004)
+        old = Storage(db_url)
+        with old.db.connect(write=False) as conn:
+            assert database.schema_revision(conn) == "0004"
+            assert "referee_games" not in sa.inspect(conn).get_table_names()
+        game = old.create_game("Friday", "standard", ["Ann", "Bob"])
+        old.record_round(game, 1, False, {0: "", 1: "r3"}, {0: 0, 1: 3}, {0: 3, 1: -3}, {0})
+        before = (old.load_game(game), old.rounds(game))
+    store = Storage(db_url)
+    with store.db.connect(write=False) as conn:
+        assert database.schema_revision(conn) == database.head_revision() == "0005"
+    assert (store.load_game(game), store.rounds(game)) == before
+    referees = RefereeStore(store.db)
+    referee = Referee(RULES, players=2)
+    rid = referees.start(game, referee.to_json())
+    referees.record(rid, referee.drew(), referee.to_json())
+    assert len(referees.current(game).turns) == 1  # type: ignore[union-attr]
