@@ -521,9 +521,11 @@ def simulate_game(
     no_change: float = 0.15,
     nudge: float = 0.15,
     rack_size: int = 14,
+    start_rounds: int = 0,
     solver_seconds: float | None = None,
 ) -> GameScript:
-    """A game of `turns` seat turns from an empty table, seats in order from 1, deterministic per seed.
+    """A game of `turns` seat turns, seats in order from 1, deterministic per seed. The table starts empty,
+    or after `start_rounds` rounds of legal plays made before the camera starts (a game joined midway).
 
     Each seat turn is a visible play found by the solver (a seat that has none draws, unseen, until it has
     one). With the given chances a turn is instead an illegal one put back by the same seat (an opening
@@ -535,18 +537,19 @@ def simulate_game(
     longest search seen in 24 games of up to 60 turns took 0.45 s).
 
     Raises:
-        ValueError: fewer players than the rules allow or more, or a negative number of turns.
+        ValueError: fewer players than the rules allow or more, a negative number of turns or rounds.
     """
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"players must be {rules.min_players}-{rules.max_players}, got {players}")
-    if turns < 0:
-        raise ValueError(f"turns must be at least 0, got {turns}")
+    if turns < 0 or start_rounds < 0:
+        raise ValueError(f"turns and start rounds must be at least 0, got {turns} and {start_rounds}")
     if geometry is None:
         aspect = float(np.random.default_rng([seed, 1]).uniform(0.70, 0.78))
         geometry = TableGeometry(aspect=aspect)
     game = _Game(seed, players, rules, geometry, rack_size, solver_seconds)
     ended = "turns"
     try:
+        _play_unseen(game, start_rounds)
         for turn in range(turns):
             seat = turn % players + 1
             _extra_hands(game, no_change, nudge)
@@ -560,6 +563,18 @@ def simulate_game(
         seed=seed, players=players, rules=rules, geometry=geometry, tiles=game.tiles, states=game.states,
         events=game.events, racks=game.dealt, ended=ended,
     )
+
+
+def _play_unseen(game: _Game, rounds: int) -> None:
+    """Rounds of legal plays before the video starts; their last table becomes the start (`states[0]`).
+    Stops early should a seat go out (its rack then refills from the pool as it draws)."""
+    if not rounds:
+        return
+    for _ in range(rounds):
+        if any(_seat_turn(game, seat, 0.0, 0.0, 0.0, 0.0) != "turns" for seat in game.seats):
+            break
+    game.states = [game.table]
+    game.events = []
 
 
 def _truncate_unfinished(game: _Game) -> None:

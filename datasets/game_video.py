@@ -676,6 +676,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="game i is simulate_game(seed * 1000 + i)")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--turns", type=_positive, default=8, help="seat turns per game")
+    p.add_argument("--start-rounds", type=int, default=0,
+                   help="rounds played before the video starts (0: the game starts on a bare table)")
     p.add_argument("--fps", type=_positive, default=10)
     p.add_argument("--size", type=_size, default=(1000, 750), help="WIDTHxHEIGHT (default 1000x750)")
     p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m for Chromium's fake camera")
@@ -690,7 +692,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.games):
         started = time.perf_counter()
-        script = simulate_game(args.seed * 1000 + i, players=args.players, turns=args.turns)
+        script = simulate_game(args.seed * 1000 + i, players=args.players, turns=args.turns,
+                               start_rounds=max(0, args.start_rounds))
         video = args.out / f"game-{i:03d}.mp4"
         truth = render_game_video(script, video, fps=args.fps, size=args.size)
         if args.y4m:

@@ -236,10 +236,11 @@ def test_y4m_header_and_size(tmp_path: Path, small_video: tuple[Path, dict, Game
 
 def test_cli_writes_videos_and_truth(tmp_path: Path) -> None:
     argv = [str(tmp_path), "--games", "1", "--seed", "2", "--turns", "2", "--fps", "4", "--size", "320x240",
-            "--y4m", "--quiet"]
+            "--start-rounds", "1", "--y4m", "--quiet"]
     assert main(argv) == 0
     truth = json.loads((tmp_path / "game-000.json").read_text())
     assert truth["video"] == "game-000.mp4" and truth["seed"] == 2000
+    assert truth["start_table"] == simulate_game(2000, turns=2, start_rounds=1).tokens(0) != []
     assert (tmp_path / "game-000.mp4").stat().st_size > 0
     assert (tmp_path / "game-000.y4m").read_bytes().startswith(b"YUV4MPEG2 W640 H480 F5:1")
     with pytest.raises(SystemExit):
@@ -267,3 +268,13 @@ def test_a_nudge_moves_one_tile_a_few_millimetres(scripts: list[GameScript]) -> 
         (x0, y0, up0), (x1, y1, up1) = before.places[event.tile], after.places[event.tile]
         # 2-4 mm (a tile is about 36 mm tall), 1-3 degrees
         assert x0 == x1 and 0.06 <= abs(y1 - y0) <= 0.11 and 1.0 <= abs(up1 - up0) <= 3.0
+
+
+def test_a_game_joined_midway_starts_on_a_valid_table() -> None:
+    script = simulate_game(3, turns=4, start_rounds=3)
+    start = script.tokens(0)
+    assert len(start) >= 3 and check_table(_tiles(start)).valid
+    assert all(e.state > 0 for e in script.events if e.kind == "turn")
+    first = script.turn_records()[0]
+    assert first["seat"] == 1
+    assert Counter(first["added"]) == _counts(first["table"]) - _counts(start)
