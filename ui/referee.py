@@ -446,7 +446,7 @@ def camera_help_ui() -> None:
           || (/^[A-Za-z]+Error:/.test(text) ? "NotReadableError" : null);
         if (name && !alert.dataset.rummi) {
           alert.dataset.rummi = "1";
-          alert.textContent = FRIENDLY[name];
+          alert.textContent = "No camera picture: see the note below.";  // one line, as the frame's height
           say(FRIENDLY[name]);
         }
       }

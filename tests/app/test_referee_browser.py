@@ -79,3 +79,24 @@ def test_verdicts_appear_with_no_tap(tmp_path: Path) -> None:
             assert page.locator(".st-key-referee_turn_1_1 img").count() == 1  # the turn's snapshot
         finally:
             browser.close()
+
+
+def test_a_refused_camera_gets_a_plain_message(tmp_path: Path) -> None:
+    chromium = require_chromium()
+    # No fake permission prompt: the browser refuses the camera, as a player who taps "Block".
+    refusing = [a for a in CHROMIUM_ARGS if a != "--use-fake-ui-for-media-stream"]
+    refusing.append("--deny-permission-prompts")
+    with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=refusing)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            start_referee(page, url)
+            expect(page.locator("#rummi-camera-help")).to_have_text(
+                re.compile(r"^The camera is blocked: allow it in the browser's site settings"), timeout=30_000
+            )
+            camera = page.frame_locator("iframe[title*='webrtc']").first
+            expect(camera.get_by_text("No camera picture: see the note below.")).to_be_visible()
+            assert camera.get_by_text("NotAllowedError").count() == 0
+            assert page.get_by_text("NotAllowedError").count() == 0
+        finally:
+            browser.close()
