@@ -200,9 +200,10 @@ def _seat_direction(seat: int, players: int) -> np.ndarray:
             "right": np.array([-1.0, 0.0])}[side]
 
 
-def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], unit: float) -> np.ndarray:
-    """Where the palm starts: back along `inward` from the focus until the fingertips are just inside the
-    frame's edge (so every frame of the visit shows some of the hand)."""
+def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], unit: float, reach: float
+                 ) -> np.ndarray:
+    """Where the palm starts: back along `inward` from the focus until fingertips `reach` tile heights
+    from the palm's centre are 0.4 tile heights inside the frame (every frame of a visit shows the hand)."""
     w, h = size
     outward = -inward
     ts = []
@@ -212,7 +213,11 @@ def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], u
         elif outward[axis] < -1e-9:
             ts.append(-focus[axis] / outward[axis])
     edge = focus + outward * min(ts)
-    return edge + outward * 3.0 * unit
+    return edge + outward * (reach - 0.4) * unit
+
+
+_FINGER_BASE = 0.9
+"""Where the fingers start, in tile heights from the palm's centre towards the fingertips."""
 
 
 def _draw_hand(palm: np.ndarray, inward: np.ndarray, unit: float, fingers: np.ndarray, size: tuple[int, int],
@@ -238,7 +243,7 @@ def _draw_hand(palm: np.ndarray, inward: np.ndarray, unit: float, fingers: np.nd
     line(skin, wrist, p, 1.9 * u)
     line(skin, wrist, wrist - inward * 1.0 * u, 1.8 * u)
     for k in range(4):
-        base = p + perp * (k - 1.5) * 0.52 * u + inward * 0.9 * u
+        base = p + perp * (k - 1.5) * 0.52 * u + inward * _FINGER_BASE * u
         tip = base + inward * fingers[k] * u + perp * (k - 1.5) * 0.12 * u
         line(skin, base, tip, 0.45 * u)
     thumb = p + perp * 1.0 * u - inward * 0.2 * u
@@ -378,10 +383,11 @@ def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator
         p = homography @ np.array([spot[0], spot[1], 1.0])
         focus = np.clip(p[:2] / p[2], [0, 0], [size[0] - 1, size[1] - 1])
         skin, sleeve = _hand_colors(rng)
+        fingers = rng.uniform(1.4, 2.0, 4)
         visits.append(HandVisit(
             start=frame, switch=frame + length // 2, end=frame + length, before=state, after=event.state,
-            entry=_entry_point(focus, inward, size, look.tile_px), focus=focus, skin=skin, sleeve=sleeve,
-            fingers=rng.uniform(1.4, 2.0, 4), wobble=rng.uniform(0, 2 * math.pi, 2),
+            entry=_entry_point(focus, inward, size, look.tile_px, _FINGER_BASE + float(fingers.min())),
+            focus=focus, skin=skin, sleeve=sleeve, fingers=fingers, wobble=rng.uniform(0, 2 * math.pi, 2),
             shake=bool(rng.random() < shakes), event=event,
         ))
         state = event.state

@@ -205,6 +205,10 @@ def test_hands_cover_the_table_while_it_changes(small_video: tuple[Path, dict, G
         still = frames[round(hand["still_s"] * truth["fps"])].astype(np.float32)
         covered = np.abs(frames[middle].astype(np.float32) - still).max(axis=2) > 30
         assert covered.mean() > 0.02  # an arm is in the picture
+        # The hand shows from its first frame to its last: the table is still from `still_s` on, not before.
+        for edge in (round(hand["start_s"] * truth["fps"]), round(hand["still_s"] * truth["fps"]) - 1):
+            shown = np.abs(frames[edge].astype(np.float32) - still).max(axis=2) > 30
+            assert shown.mean() > 0.001, (hand, edge)
 
 
 def test_look_frames_tiles_at_a_readable_size() -> None:
