@@ -62,17 +62,20 @@ class MotionWatch:
             self.last_change = math.inf
             return True
         (dx, dy), _ = cv2.phaseCorrelate(last, grey)
+        margin = 0
         if abs(dx) < 4 and abs(dy) < 4:  # a camera that shakes a little: the shift is undone
             shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
             grey = cv2.warpAffine(grey, shift, MOTION_SIZE, borderMode=cv2.BORDER_REPLICATE)
+            margin = int(math.ceil(max(abs(dx), abs(dy))))
         difference = np.abs(grey - last)
+        if margin:  # what the shift brought into view at the edge is no motion
+            difference[:margin], difference[-margin:] = 0.0, 0.0
+            difference[:, :margin], difference[:, -margin:] = 0.0, 0.0
         columns, rows = self.cells
         h, w = difference.shape
         cut = difference[: h - h % rows, : w - w % columns]
         per_cell = cut.reshape(rows, cut.shape[0] // rows, columns, cut.shape[1] // columns).mean(axis=(1, 3))
-        # The frame's border cells are left out of the shift's judgement (what came into view at the edge).
-        self.last_change = float(per_cell[1:-1, 1:-1].max()) if rows > 2 and columns > 2 else float(
-            per_cell.max())
+        self.last_change = float(per_cell.max())
         return self.last_change > self.change_above
 
 

@@ -237,3 +237,10 @@ def test_what_the_game_says_a_tile_is_leads_its_readings_while_it_lies_still() -
     # Read b5 again at the next settled table: still b6.
     again = memory.follow(frame, misread)
     assert int(again.class_id[0]) == class_id(Tile.parse("b6"))
+
+
+def test_a_hand_at_the_frame_s_edge_is_motion() -> None:
+    motion = MotionWatch()
+    base = table_frame(["r1 r2 r3 | k5 k6 k7"])
+    motion.moved(base)
+    assert motion.moved(with_hand(base, reach=0.95))
