@@ -417,6 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--data-yaml", type=Path, help="class order of the labels (default: LABELS/../data.yaml)"
     )
+    parser.add_argument("--rack-conf", type=float, default=None,
+                        help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, help="detector ONNX file (default: the shipped one)")
     parser.add_argument("--detection-only", action="store_true", help="do not run the crop classifier")
     parser.add_argument("--conf", type=float, default=None, help="detector score threshold")
@@ -446,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
         detector=TileDetector(args.detector) if args.detector else None,
         **({"classifier": None} if args.detection_only else {}),
     )
+    if args.rack_conf is not None:
+        reader.detector.rack_confidence = args.rack_conf
     if args.profile:
         from vision.profile import load_profile
 

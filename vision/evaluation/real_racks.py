@@ -184,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m vision.evaluation.real_racks", description=__doc__.splitlines()[0]
     )
     parser.add_argument("folder", type=Path, help="images/, labels/, data.yaml, racks.json")
+    parser.add_argument("--rack-conf", type=float, default=None,
+                        help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, default=None, help="detector ONNX (default: shipped)")
     parser.add_argument("--only", nargs="*", default=None, help="only photos whose names start so")
     parser.add_argument("--errors", action="store_true", help="list each photo's errors")
@@ -193,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.reader import TileReader
 
     reader = TileReader(detector=TileDetector(args.detector) if args.detector else None)
+    if args.rack_conf is not None:
+        reader.detector.rack_confidence = args.rack_conf
     scores, details = evaluate(args.folder, reader, args.only)
     figures = scores.figures()
     for name, value in figures.items():

@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("folders", nargs="+", type=Path, help="renderer output folders")
     parser.add_argument("--limit", type=int, default=None, help="first N scenes of each folder")
+    parser.add_argument("--rack-conf", type=float, default=None,
+                        help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, default=None)
     parser.add_argument("--classifier", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -197,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         TileDetector(args.detector) if args.detector else None,
         TileClassifier(args.classifier) if args.classifier else load_classifier(),
     )
+    if args.rack_conf is not None:
+        reader.detector.rack_confidence = args.rack_conf
     report: dict[str, Any] = {}
     everything = KindScores()
     for folder in args.folders:
