@@ -517,9 +517,9 @@ def live_verdicts_ui(rules: Rules) -> None:
         verdicts = set_verdicts(sets, rules)
         for index, (tiles, verdict) in enumerate(zip(sets, verdicts, strict=True)):
             mark = UNJUDGED_MARK if verdict is None else VALID_MARK if verdict.valid else INVALID_MARK
-            text = "not judged: a tile is not read" if verdict is None else helpers.set_label(verdict)
+            said = "not judged: a tile is not read" if verdict is None else helpers.set_label(verdict)
             shown = " ".join(tile_markup(tile) for tile in tiles)
-            st.markdown(f"{mark} Set {index + 1}: {shown} · {text}")
+            st.markdown(f"{mark} Set {index + 1}: {shown} · {said}")
         st.caption("Press “Check this frame” to keep this table, correct it and judge it below.")
 
 
