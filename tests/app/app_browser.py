@@ -68,13 +68,14 @@ def scene_image(long_side: int = 960) -> np.ndarray:
 
 
 @contextmanager
-def streamlit_server(db_path: Path, timeout_s: float = 90.0) -> Iterator[str]:
-    """`streamlit run app.py` on a free localhost port with its own database; yields the URL."""
+def streamlit_server(db_path: Path, timeout_s: float = 90.0, address: str = "127.0.0.1") -> Iterator[str]:
+    """`streamlit run app.py` on a free port with its own database, answering on `address` (0.0.0.0: this
+    computer's network too); yields the URL on localhost."""
     port = free_port()
     env = {**os.environ, "RUMMI_DB": str(db_path), "PYTHONPATH": str(ROOT)}
     command = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-        "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+        "--server.port", str(port), "--server.address", address, "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
     ]  # fmt: skip
     log_path = db_path.with_suffix(".log")
