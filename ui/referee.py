@@ -509,8 +509,12 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
         return
     if refused:
         st.session_state.referee_error = refused
-    names = seat_names(game, referee.players)
     last = stored.turns[-1].call if stored.turns else None
+    seen = (stored.id, len(stored.turns), None if last is None else (last.legal, last.overridden))
+    if st.session_state.setdefault("referee_seen", seen) != seen:
+        st.session_state.referee_seen = seen
+        st.rerun()  # a new call: the whole screen (the history too) shows it at once
+    names = seat_names(game, referee.players)
     with st.container(key="referee_seat"):
         st.caption("To play")
         st.markdown(f"# {names.get(referee.seat, f'Seat {referee.seat}')}")
@@ -558,8 +562,9 @@ def verdict_box(call: Call, names: dict[int, str]) -> None:
         st.markdown(f"## :red[:material/cancel: Not legal{corrected}]")
     what = "put the table back" if call.action == "put back" else _played(call)
     st.markdown(f"**Turn {call.turn} · {who}** {what}")
-    for reason in call.reasons:
-        (st.markdown if call.legal else st.error)(reason)
+    if call.reasons:
+        lines = "\n".join(f"- {reason}" for reason in call.reasons)
+        (st.caption if call.legal else st.error)(lines)
     if call.penalty_tiles:
         st.warning(f"Penalty: {who} draws {call.penalty_tiles} tile{'s' if call.penalty_tiles != 1 else ''}.")
     for note in call.unsure:
