@@ -1,9 +1,11 @@
-"""`rummi`: the command line of ../shared/CONTRACT.md.
+"""`rummi`'s domain commands: the command line of ../shared/CONTRACT.md, less the reader.
 
 Exit codes are decided here, in one place: 0 for a valid table / meld / legal turn / scored round, 1 for
 a rule breach, 2 for input that cannot be read (the message on stderr names the offending token).
-`solve` and `read` are plug-ins (`assistant.solver_cli`, `vision.read`), imported only when asked
-for, so `rummi table` never loads the vision stack.
+`solve` and `tournament` are this package's plug-ins, imported only when asked for. The commands that read
+pixels are not known here: `main(argv, plugins)` is given them by the command module that composes `rummi`
+(`rummi.py` at the repository root), so the domain imports nothing of the reader and `rummi table` loads
+no vision stack.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from assistant.arguments import threshold_argument
 from assistant.documents import set_to_json
@@ -32,6 +34,13 @@ EXIT_BREACH = 1
 EXIT_UNREADABLE = 2
 
 
+class Plugin(NamedTuple):
+    """A sub-command that lives in its own module: `load()` imports it (only when the command is named), and
+    the module has `configure(parser)` and `run(args, rules) -> int`."""
+
+    load: Callable[[], ModuleType]
+    help: str
+
 
 def _solve_plugin() -> ModuleType:
     from assistant import solver_cli
@@ -39,35 +48,16 @@ def _solve_plugin() -> ModuleType:
     return solver_cli
 
 
-def _read_plugin() -> ModuleType:
-    from vision import read
-
-    return read
-
-
 def _tournament_plugin() -> ModuleType:
     from assistant import tournament_cli
 
     return tournament_cli
-def _calibrate_plugin() -> ModuleType:
-    from vision import calibrate_cli
-
-    return calibrate_cli
 
 
-def _watch_plugin() -> ModuleType:
-    from vision import watch_cli
-
-    return watch_cli
-
-
-# Sub-commands that live outside this module, imported only when named: name -> (loader, one-line help).
-PLUGINS: dict[str, tuple[Callable[[], ModuleType], str]] = {
-    "solve": (_solve_plugin, "the best play for a table and a rack"),
-    "read": (_read_plugin, "read the tiles in photos of a table"),
-    "tournament": (_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
-    "calibrate": (_calibrate_plugin, "learn your table and your tiles from photos (a profile for read)"),
-    "watch": (_watch_plugin, "follow a game on video and judge every turn as the table settles"),
+# The domain's own plug-ins, name -> Plugin. `main(argv, plugins)` is given a larger table by rummi.py.
+PLUGINS: Mapping[str, Plugin] = {
+    "solve": Plugin(_solve_plugin, "the best play for a table and a rack"),
+    "tournament": Plugin(_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
 }
 
 
@@ -321,8 +311,14 @@ def _opened(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--not-opened", dest="opened", action="store_false", help="the player has not opened")
 
 
-def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, ModuleType | None]:
-    """The `rummi` parser. Only the plug-in named by `plugin` is imported and configured."""
+def build_parser(
+    plugin: str | None = None, plugins: Mapping[str, Plugin] = PLUGINS
+) -> tuple[argparse.ArgumentParser, ModuleType | None]:
+    """The `rummi` parser with the domain's commands and `plugins`; only the one named `plugin` is imported.
+
+    Raises:
+        ImportError: the named plug-in's module (or what it needs) is not installed.
+    """
     parser = _Parser(
         prog="rummi",
         description="Rummikub rules engine: check sets, opening melds and turns, score rounds.",
@@ -390,7 +386,7 @@ def build_parser(plugin: str | None = None) -> tuple[argparse.ArgumentParser, Mo
         _common(sub, defaults=False)
 
     module = None
-    for name, (load_plugin, help_text) in PLUGINS.items():
+    for name, (load_plugin, help_text) in plugins.items():
         sub = commands.add_parser(name, help=help_text, add_help=name == plugin)
         if name == plugin:
             module = load_plugin()
@@ -413,15 +409,18 @@ def _command_in(argv: Sequence[str]) -> str | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, plugins: Mapping[str, Plugin] = PLUGINS) -> int:
     """Run `rummi`; returns the exit code (0 ok, 1 rule breach, 2 unreadable input).
+
+    `plugins` are the sub-commands beyond table, meld, turn and score: by default the domain's own
+    (`PLUGINS`); `rummi.py` passes those and the reader's (`read`, `calibrate`, `watch`).
 
     A reader that stops early (`rummi read a.jpg b.jpg | head -1`) ends the run quietly with 0: what was
     asked for was written, and the rest has nowhere to go.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        code = _run(argv)
+        code = _run(argv, plugins)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except BrokenPipeError:
@@ -432,12 +431,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
 
 
-def _run(argv: list[str]) -> int:
+def _run(argv: list[str], plugins: Mapping[str, Plugin]) -> int:
     command = _command_in(argv)
     try:
-        plugin = command if command in PLUGINS else None
+        plugin = command if command in plugins else None
         try:
-            parser, _ = build_parser(plugin)
+            parser, _ = build_parser(plugin, plugins)
         except ImportError as error:
             print(f"rummi: error: '{command}' is not available ({error})", file=sys.stderr)
             return EXIT_UNREADABLE

@@ -2,10 +2,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from assistant.cli import main
+import rummi
+from assistant.cli import PLUGINS, Plugin, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -206,9 +208,10 @@ def test_human_output_is_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "gap between 5 and 7" in out and not out.lstrip().startswith("{")
 
 
-def test_python_dash_m_assistant() -> None:
+@pytest.mark.parametrize(("module", "main_of"), [("assistant", "assistant.cli"), ("rummi", "rummi")])
+def test_python_dash_m(module: str, main_of: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "assistant", "table", "--json", "r5 r6 r7"],
+        [sys.executable, "-m", module, "table", "--json", "r5 r6 r7"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -216,14 +219,55 @@ def test_python_dash_m_assistant() -> None:
     )
     assert result.returncode == 0
     assert json.loads(result.stdout)["valid"] is True
-    # The rules commands do not pull in the vision stack.
+    # The rules commands do not pull in the vision stack, from either entry.
     probe = (
-        "import sys; from assistant.cli import main; main(['table','r1 r2 r3']); print('cv2' in sys.modules)"
+        f"import sys; from {main_of} import main; main(['table','r1 r2 r3']); "
+        "print('cv2' in sys.modules, 'vision' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
-    assert result.stdout.strip().endswith("False")
+    assert result.stdout.strip().endswith("False False"), result.stderr
+
+
+def test_the_domain_cli_has_the_domain_commands_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m assistant` runs the domain's commands; the reader's are added by `rummi` (rummi.py)."""
+    assert set(PLUGINS) == {"solve", "tournament"}
+    assert main(["read", "table.jpg"]) == 2
+    assert "invalid choice: 'read'" in capsys.readouterr().err
+    assert {"solve", "tournament", "read", "calibrate", "watch"} == set(rummi.PLUGINS)
+    assert rummi.main(["read", "--help"]) == 0
+    assert "IMAGE" in capsys.readouterr().out
+
+
+def test_main_is_given_more_plugins(capsys: pytest.CaptureFixture[str]) -> None:
+    """A plug-in is loaded only when named, gets `--json` and `--rules`, and its `run` gives the exit code."""
+    loaded: list[str] = []
+
+    def load() -> ModuleType:
+        loaded.append("echo")
+        module = ModuleType("echo")
+        module.configure = lambda parser: parser.add_argument("word")  # type: ignore[attr-defined]
+        module.run = lambda args, rules: print(args.word, rules.label, args.json) or 1  # type: ignore[attr-defined]
+        return module
+
+    plugins = {**PLUGINS, "echo": Plugin(load, "say a word")}
+    assert main(["table", "r1 r2 r3"], plugins) == 0
+    assert loaded == [] and "valid" in capsys.readouterr().out
+    assert main(["echo", "hi", "--json", "--rules", "american"], plugins) == 1
+    assert loaded == ["echo"]
+    out = capsys.readouterr().out.split()
+    assert (out[0], out[-1]) == ("hi", "True")
+    parser, module = build_parser("echo", plugins)
+    assert module is not None and module.__name__ == "echo"
+
+
+def test_a_plugin_that_cannot_be_imported_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    def load() -> ModuleType:
+        raise ModuleNotFoundError("No module named 'cv2'")
+
+    assert main(["see", "x.jpg"], {"see": Plugin(load, "needs OpenCV")}) == 2
+    assert "'see' is not available" in capsys.readouterr().err
 
 
 # --- american turns, drawn tiles, the supply check, long tokens, closed pipes -----------------------
@@ -382,7 +426,7 @@ def test_the_readme_tournament_hall_runs_as_written(tmp_path: Path) -> None:
     assert rummi_lines and all(line.startswith("rummi tournament ") for line in rummi_lines)
     bin_dir = tmp_path / "bin"  # `rummi` as the activated .venv gives it, for this checkout
     bin_dir.mkdir()
-    (bin_dir / "rummi").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m assistant "$@"\n')
+    (bin_dir / "rummi").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m rummi "$@"\n')
     (bin_dir / "rummi").chmod(0o755)
     env = {
         **os.environ,
@@ -406,7 +450,9 @@ def test_the_readme_tournament_hall_runs_as_written(tmp_path: Path) -> None:
     assert argv[:3] == [".venv/bin/streamlit", "run", "app.py"] and (ROOT / "app.py").is_file()
     from streamlit import config
 
-    options = [arg[2:] for arg in argv[3:] if arg.startswith("--")]
+    ours = argv.index("--") if "--" in argv else len(argv)  # after `--`: the app's own (--db, --director-key)
+    options = [arg[2:] for arg in argv[3:ours] if arg.startswith("--")]
     assert options == ["server.address"]
+    assert {arg for arg in argv[ours + 1 :] if arg.startswith("--")} <= {"--db", "--director-key"}
     for option in options:
         config.get_option(option)  # RuntimeError for an option streamlit does not have

@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.cli import main
 from assistant.tiles import COLORS, JOKER, Color, Tile, class_id, parse_layout
+from rummi import main
 from vision.calibration import (
     LOWEST_MIN_SCORE,
     STANDARD_LAYOUT,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
+from rummi import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "vision" / "examples"
 EXAMPLE_SETS = [

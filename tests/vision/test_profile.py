@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from assistant.cli import main
+from rummi import main
 from vision.profile import Ink, ModelVersions, Profile, ProfileError
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import cv2
 import pytest
 
-from assistant.cli import main
 from datasets.render import render_indexed
+from rummi import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,7 +87,7 @@ def test_text_output_names_the_tiles(scene_file: Path, capsys: pytest.CaptureFix
 
 
 def test_read_works_from_the_installed_package(tmp_path: Path, scene_file: Path) -> None:
-    """Build the wheel, install it outside the checkout, run `python -m assistant read` from elsewhere."""
+    """Build the wheel, install it outside the checkout, run `python -m rummi read` from elsewhere."""
     wheels = tmp_path / "wheels"
     subprocess.run(
         [
@@ -106,13 +106,13 @@ def test_read_works_from_the_installed_package(tmp_path: Path, scene_file: Path)
         capture_output=True,
     )
     (wheel,) = wheels.glob("*.whl")
-    assert "models/tile_detector.onnx" in zipfile.ZipFile(wheel).namelist()
+    assert {"models/tile_detector.onnx", "rummi.py"} <= set(zipfile.ZipFile(wheel).namelist())
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(site)
     env = {**os.environ, "PYTHONPATH": str(site)}
     done = subprocess.run(
-        [sys.executable, "-m", "assistant", "read", str(scene_file), "--json"],
+        [sys.executable, "-m", "rummi", "read", str(scene_file), "--json"],
         cwd=tmp_path,
         env=env,
         capture_output=True,

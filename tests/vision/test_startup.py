@@ -18,7 +18,7 @@ def loaded_after(argv: list[str]) -> tuple[int, set[str]]:
     """Run `rummi ARGV` in a fresh interpreter; its exit code and the top-level packages it imported."""
     probe = (
         "import json, sys\n"
-        "from assistant.cli import main\n"
+        "from rummi import main\n"
         "try:\n"
         f"    code = main({argv!r})\n"
         "except SystemExit as stop:\n"

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.cli import main
 from assistant.referee import Referee
 from assistant.tiles import Tile, class_id
+from rummi import main
 from vision.detections import Detections
 from vision.watch import GameWatcher, MotionWatch, TileMemory, VideoError, video_frames
 
