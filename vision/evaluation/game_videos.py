@@ -129,8 +129,9 @@ def watch_game(video: Path, reader: Any, players: int, first: int, settle_s: flo
 
 def evaluate(folder: Path, reader: Any, settle_s: float = 1.5, rules: Rules = STANDARD) -> GameScore:
     total = GameScore()
-    for video in sorted(folder.glob("game-*.mp4")):
-        truth = json.loads(video.with_suffix(".json").read_text())
+    for truth_path in sorted(folder.glob("game-*.json")):  # the truth is written once the video is
+        video = truth_path.with_suffix(".mp4")
+        truth = json.loads(truth_path.read_text())
         calls, timing = watch_game(video, reader, int(truth["players"]), int(truth.get("first_seat", 1)),
                                    settle_s, rules)
         score = score_calls(truth["turns"], calls)
