@@ -38,10 +38,12 @@ def connection_is_local() -> bool:
     mode, or AppTest's stand-in runtime) nobody else can reach the app, so that counts as local too; a
     server's session with no browser connected does not.
     """
+    from unittest.mock import NonCallableMock
+
     from streamlit import runtime
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    if not runtime.exists() or type(runtime.get_instance()) is not runtime.Runtime:
+    if not runtime.exists() or isinstance(runtime.get_instance(), NonCallableMock):  # AppTest's is a mock
         return True
     ctx = get_script_run_ctx()
     try:
