@@ -20,7 +20,7 @@ from assistant.storage import Game, Player, Storage, StorageError
 from assistant.tiles import Tile
 from ui import helpers
 from ui.common import photo_bytes_key, tile_markup, tile_reader
-from ui.table import any_tile_ui
+from ui.table import any_tile_ui, tile_choice_markup
 from vision import photos
 
 
@@ -211,7 +211,7 @@ def rack_tiles_ui(number: int, player: Player, rack: list[Slot], rules: Rules) -
             st.pills(
                 "Likely",
                 [str(t) for t in likely],
-                format_func=lambda t: tile_markup(Tile.parse(t)),
+                format_func=tile_choice_markup,
                 key="rack_fix_likely",
                 on_change=on_rack_tile_fixed,
                 args=("rack_fix_likely",),

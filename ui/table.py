@@ -415,7 +415,7 @@ def tile_fix_ui(db: Storage, game: Game, sets: list[list[slots.Slot]], layout: s
             st.pills(
                 "Likely",
                 [str(t) for t in offered],
-                format_func=lambda t: tile_markup(Tile.parse(t)),
+                format_func=tile_choice_markup,
                 key="fix_likely",
                 on_change=on_tile_fixed,
                 args=(db, game.id, "fix_likely", rules),

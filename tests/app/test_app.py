@@ -103,7 +103,7 @@ def test_a_doubtful_tile_is_fixed_in_two_clicks(app: NewTab, reader: FakeReader)
     assert set_row(at, 1).options[2] == ":orange-background[:blue[**6**]?]"
     assert set_verdict(at, 1)[0] == "invalid"
     set_row(at, 1).set_value(2).run()  # click 1: the tile
-    assert at.pills(key="fix_likely").options[0] == ":red[**6**]"  # red 6 offered first
+    assert at.pills(key="fix_likely").options[0] == ":red[**r6**]"  # red 6 offered first
     at.pills(key="fix_likely").set_value("r6").run()  # click 2: what it is
     assert not at.exception
     assert texts(at, "success") == ["Table valid: 1 set, 3 tiles, 15 points."]

@@ -58,7 +58,7 @@ def test_each_players_photo_fills_their_rack_and_a_tile_is_fixed_in_two_taps(
     assert ann.label == "Player 1: 2 tiles · 10 points"
     ann.set_value(1).run()  # tap 1: the tile
     likely = at.pills(key="rack_fix_likely")
-    assert likely.options[0] == ":red[**6**]"  # the runner-up first, not the wrong reading
+    assert likely.options[0] == ":red[**r6**]"  # the runner-up first, not the wrong reading
     assert ":blue[**6**]" not in likely.options
     likely.set_value("r6").run()  # tap 2: what it is
     assert at.text_input(key="rack_1_0").value == "r4 r6"

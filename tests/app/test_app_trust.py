@@ -169,7 +169,7 @@ def test_fixing_a_misread_tile_joins_the_set_it_split(app: NewTab, reader: FakeR
     assert stored_game().table_layout == "r3 r4 r5 | b6 r7 r8"
     set_row(at, 2).set_value(0).run()
     likely = at.pills(key="fix_likely")
-    assert likely.options[0] == ":red[**6**]" and ":blue[**6**]" not in likely.options
+    assert likely.options[0] == ":red[**r6**]" and ":blue[**b6**]" not in likely.options
     likely.set_value("r6").run()
     assert stored_game().table_layout == "r3 r4 r5 r6 r7 r8"
     assert texts(at, "success") == ["Table valid: 1 set, 6 tiles, 33 points."]
