@@ -327,3 +327,14 @@ def test_open_on_a_phone_gives_the_games_link_on_the_lan_address(
 )
 def test_a_local_page_address_becomes_the_lan_one(page: str, lan: str, expected: str) -> None:
     assert access_ui.lan_base_url(page, lan) == expected
+
+
+def test_a_short_director_key_stops_the_app_with_a_message(
+    app: NewTab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUMMI_DIRECTOR_KEY", "1234")
+    at = app()
+    assert not at.exception
+    [error] = texts(at, "error")
+    assert "the director key from the RUMMI_DIRECTOR_KEY environment variable has 4 characters" in error
+    assert not at.button and not at.radio  # no screen, nothing to press
