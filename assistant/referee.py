@@ -251,8 +251,11 @@ class Referee:
     _states: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.players < 1:
-            raise RefereeError(f"a game needs at least one player, not {self.players}")
+        if not 1 <= self.players <= self.rules.max_players:
+            raise RefereeError(
+                f"the {self.rules.label} rules are for 1 to {self.rules.max_players} players, "
+                f"not {self.players}"
+            )
         if not 1 <= self.first_seat <= self.players:
             raise RefereeError(f"the first seat must be 1 to {self.players}, not {self.first_seat}")
         self.seat = self.first_seat

@@ -260,3 +260,13 @@ def test_with_no_legal_reading_the_one_breaking_the_fewest_rules_is_taken() -> N
     assert tokens(call.removed) == ["b5"]
     assert not any("gap" in r for r in call.reasons)
     assert referee.reading == ((T("b6"), T("b7"), T("b8")),)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("standard", 5), ("standard", 0), ("six-player", 7)])
+def test_more_players_than_the_preset_allows_is_refused(preset: str, players: int) -> None:
+    with pytest.raises(RefereeError, match="players"):
+        Referee(rules=find_preset(preset), players=players)
+
+
+def test_six_players_under_the_six_player_preset() -> None:
+    assert Referee(rules=find_preset("six-player"), players=6, first_seat=6).seat == 6
