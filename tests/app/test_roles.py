@@ -338,3 +338,19 @@ def test_a_short_director_key_stops_the_app_with_a_message(
     [error] = texts(at, "error")
     assert "the director key from the RUMMI_DIRECTOR_KEY environment variable has 4 characters" in error
     assert not at.button and not at.radio  # no screen, nothing to press
+
+
+def test_the_directors_new_link_replaces_a_tables_link(keyed: NewTab) -> None:
+    cup()
+    links = TableLinks(open_hall(default_db_url()).db)
+    old = links.table_token("Cup", 1)
+    assert role(tab(**table_link(1, old))) == "This device is **the table of Cup, table 1**."
+    at = screen(sign_in(keyed(), KEY), "Tournament")
+    [renew] = [b for b in at.button if b.key == "renew_table_1"]
+    renew.click()
+    at = at.run()
+    assert "Table 1 has a new link: its old one no longer records anything." in texts(at, "success")
+    new = links.table_token("Cup", 1)
+    assert new != old and links.grant(old) is None
+    assert any(code.endswith(f"table=1&key={new}") for code in texts(at, "code"))
+    assert role(tab(**table_link(1, old))) == "This device is **a viewer**."
