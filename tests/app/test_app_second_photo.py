@@ -6,6 +6,8 @@ from __future__ import annotations
 from app_fakes import FakeReader, photo_bytes, scene_detections
 from test_app import NewTab, end_turn, start_turn, stored_game, texts, upload
 
+from assistant.storage import Storage, default_db_path
+
 
 def test_a_second_upload_is_read_and_shown(app: NewTab, reader: FakeReader) -> None:
     at = app()
@@ -42,21 +44,14 @@ def test_the_turn_is_judged_on_the_photo_taken_after_start_turn(app: NewTab, rea
     at = app()
     reader.detections = scene_detections([["r10 r11 r12"]])
     upload(at, photo_bytes(seed=35), name="before.jpg")
-    start_turn(at, rack="r13 k1")
+    start_turn(at, rack="k11 k12 k13 o1")
     assert any("is playing" in info for info in texts(at, "info"))
-    reader.detections = scene_detections([["r10 r11 r12 r13"]])
+    reader.detections = scene_detections([["r10 r11 r12", "k11 k12 k13"]])  # an opening meld of 36
     at.file_uploader(key="upload_photo").set_value(("after.jpg", photo_bytes(seed=36), "image/jpeg"))
     at.run()
-    assert stored_game().table_layout == "r10 r11 r12 r13"
+    assert stored_game().table_layout == "r10 r11 r12 | k11 k12 k13"
     end_turn(at)
     assert not at.exception
-    assert texts(at, "success")[-1] != "Legal: drew a tile (table unchanged)."
-    game = stored_game()
-    [turn] = [t for t in _turns(game.id)]
-    assert turn.after == "r10 r11 r12 r13" and turn.played == "r13"
-
-
-def _turns(game_id: int) -> list:
-    from assistant.storage import Storage, default_db_path
-
-    return Storage(default_db_path()).turns(game_id)
+    assert texts(at, "success")[-1] == "Legal: played k11 k12 k13."  # not "drew a tile (table unchanged)"
+    [turn] = Storage(default_db_path()).turns(stored_game().id)
+    assert turn.after == "r10 r11 r12 | k11 k12 k13"
