@@ -530,14 +530,13 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
         if st.session_state.referee_error:
             st.error(st.session_state.referee_error)
         return
-    left, right = st.columns(2)
-    left.button(
+    st.button(
         "Drew a tile", key="referee_drew", shortcut="D", icon=":material/playing_cards:",
         on_click=on_drew, args=(db, game.id, rules), disabled=referee.pending, width="stretch",
         help="The camera cannot see a draw: tap this (or press D) when the player draws instead of playing.",
     )  # fmt: skip
     if last is not None and last.action != DREW:
-        right.button(
+        st.button(
             "Override: not legal" if last.legal else "Override: legal",
             key="referee_override", icon=":material/gavel:", on_click=on_override,
             args=(db, game.id, rules, not last.legal), width="stretch",

@@ -17,10 +17,12 @@ LEAD_SECONDS = 5.0
 """The empty table held still before the game: the stream is up (a few seconds) before the first turn."""
 
 
-def referee_video(path: Path, seed: int = 7, seconds: float = VIDEO_SECONDS, fps: int = VIDEO_FPS) -> Path:
+def referee_video(
+    path: Path, seed: int = 7, seconds: float = VIDEO_SECONDS, fps: int = VIDEO_FPS, hold_s: float = 0.0
+) -> Path:
     """A y4m (640x480) for Chromium's fake camera: the empty table still for `LEAD_SECONDS`, then the first
     `seconds` of a rendered two-player game, with hands coming and going, no light changes or camera
-    shake."""
+    shake; its last frame held for `hold_s` more seconds."""
     from itertools import chain, islice, repeat
 
     from datasets.game_script import simulate_game
@@ -30,7 +32,9 @@ def referee_video(path: Path, seed: int = 7, seconds: float = VIDEO_SECONDS, fps
     frames, _, _ = render_frames(script, fps=fps, size=(640, 480), light_changes=0.0, shakes=0.0)
     first = next(frames)
     lead = repeat(first, round(LEAD_SECONDS * fps))
-    write_y4m(chain(lead, islice(frames, round(seconds * fps))), path, fps=fps, size=(640, 480))
+    game = list(islice(frames, round(seconds * fps)))
+    hold = repeat(game[-1], round(hold_s * fps))
+    write_y4m(chain(lead, game, hold), path, fps=fps, size=(640, 480))
     return path
 
 
