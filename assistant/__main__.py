@@ -1,11 +1,12 @@
-"""`python -m assistant` runs the domain's commands of `rummi` (table, meld, turn, score, solve, tournament).
+"""`python -m assistant`: the whole `rummi` command, as CONTRACT.md promises ("`python -m assistant` (run from
+the repository root) does the same" as `rummi`).
 
-The whole `rummi`, with the reader's commands (read, calibrate, watch), is `python -m rummi` (rummi.py): the
-domain does not import the reader.
+This file is the launcher, not the domain: no module of `assistant` imports it, and it hands over to
+`rummi.py`, which composes the domain's commands (`assistant.cli`) with the reader's (`vision`).
 """
 
 import sys
 
-from assistant.cli import main
+from rummi import main
 
 sys.exit(main())

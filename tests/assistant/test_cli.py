@@ -230,8 +230,18 @@ def test_python_dash_m(module: str, main_of: str) -> None:
     assert result.stdout.strip().endswith("False False"), result.stderr
 
 
+@pytest.mark.parametrize("command", ["read", "calibrate", "watch"])
+def test_python_dash_m_assistant_runs_the_whole_rummi_as_the_contract_says(command: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant", command, "--help"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert f"usage: rummi {command}" in result.stdout
+
+
 def test_the_domain_cli_has_the_domain_commands_only(capsys: pytest.CaptureFixture[str]) -> None:
-    """`python -m assistant` runs the domain's commands; the reader's are added by `rummi` (rummi.py)."""
+    """`assistant.cli` has the domain's commands; the reader's are added by `rummi` (rummi.py)."""
     assert set(PLUGINS) == {"solve", "tournament"}
     assert main(["read", "table.jpg"]) == 2
     assert "invalid choice: 'read'" in capsys.readouterr().err
