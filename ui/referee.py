@@ -440,6 +440,18 @@ def camera_help_ui() -> None:
       let doc;
       try { doc = frame.contentDocument; } catch (error) { continue; }
       if (!doc) continue;
+      if (!doc.rummiKeys) {
+        // After a tap on Start the keys go to the stream's frame: hand them to the page (key D: drew).
+        doc.rummiKeys = true;
+        doc.addEventListener("keydown", (event) => {
+          const copy = new KeyboardEvent("keydown", {
+            key: event.key, code: event.code, keyCode: event.keyCode, which: event.which,
+            shiftKey: event.shiftKey, ctrlKey: event.ctrlKey, altKey: event.altKey, metaKey: event.metaKey,
+            bubbles: true, cancelable: true,
+          });
+          document.body.dispatchEvent(copy);
+        });
+      }
       for (const alert of doc.querySelectorAll(".MuiAlert-message")) {
         const text = alert.textContent || "";
         const name = Object.keys(FRIENDLY).find((key) => text.startsWith(key + ":"))

@@ -10,7 +10,7 @@ from app_browser import CHROMIUM_ARGS, require_chromium, streamlit_server
 from playwright.sync_api import Page, expect, sync_playwright
 
 VIDEO_FPS = 15
-VIDEO_SECONDS = 12.5
+VIDEO_SECONDS = 11.0
 """The first two turns of the rendered game (seed 7): seat 1 lays b9 b10 (not legal), then mends it with
 b11 (legal); the camera's file then starts again."""
 LEAD_SECONDS = 5.0
@@ -50,7 +50,8 @@ def start_referee(page: Page, url: str) -> None:
 
 def test_verdicts_appear_with_no_tap(tmp_path: Path) -> None:
     chromium = require_chromium()
-    video = referee_video(tmp_path / "game.y4m")
+    # The mended table held still after turn 2, so the file's restart comes after the draw.
+    video = referee_video(tmp_path / "game.y4m", seconds=11.0, hold_s=15.0)
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(chromium),
@@ -81,6 +82,10 @@ def test_verdicts_appear_with_no_tap(tmp_path: Path) -> None:
             # video too (RefereeStream's own test shows reads never hold frames up).
             assert fps >= 5, rate
             assert page.locator(".st-key-referee_turn_1_1 img").count() == 1  # the turn's snapshot
+            # Seat 2 draws: the key D (the keyboard still on the camera's panel, where Start was tapped).
+            page.keyboard.press("d")
+            drew = re.compile(r"^Turn 3 · seat 2 · drew a tile$")
+            expect(page.get_by_text(drew)).to_be_visible(timeout=20_000)
         finally:
             browser.close()
 
