@@ -1,7 +1,7 @@
 """Rummikub table assistant: check the table from a photo, judge a disputed turn, score rounds.
 
 Run with `streamlit run app.py`. This file is the entry: the page set-up, the database and the game this tab
-shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `round`, `game`,
+shows, and the screen picker; each screen is a module in `ui/` (`table`, `turn`, `referee`, `round`, `game`,
 `tournament`). The rules are in `assistant/`, pixels in `vision/`, and everything confirmed is stored in
 SQLite or PostgreSQL (`assistant.storage`), read again on every run so several tabs on one game see the same
 state. Who may change what (the director, a table through its link, a viewer) is `assistant.access`: every
