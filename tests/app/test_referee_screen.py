@@ -265,3 +265,17 @@ def test_a_viewer_sees_the_verdicts_but_has_no_camera_or_taps(
     viewer.run()
     assert any("only the director or this game's table" in e.value for e in viewer.error)
     assert len(RefereeStore(Storage(_db(viewer)).db).current(1).turns) == 1  # type: ignore[union-attr]
+
+
+def test_an_unreadable_stored_referee_game_is_said_and_kept(app: Callable[[], AppTest]) -> None:
+    at = open_referee(app)
+    at.button(key="referee_drew").click().run()
+    store = Storage(_db(at))
+    store.db.run(lambda c: c.exec_driver_sql("UPDATE referee_turns SET call = '{\"turn\": 1}'"))
+    st.cache_resource.clear()
+    again = open_referee(app)
+    assert not again.exception
+    said = [e.value for e in again.error]
+    assert any("The referee game cannot be opened" in e and "not touched" in e for e in said), said
+    stored = store.db.run(lambda c: c.exec_driver_sql("SELECT COUNT(*) FROM referee_turns").scalar_one())
+    assert stored == 1  # nothing was replaced or removed
