@@ -663,8 +663,8 @@ def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> N
     if synced != (stored.id, stored.settle_s, stored.sound):
         st.session_state.referee_settle = stored.settle_s
         st.session_state.referee_sound_on = stored.sound
-        st.session_state.referee_players = stored.players
-        st.session_state.referee_first = min(stored.first_seat, stored.players)
+        st.session_state.referee_players = max(1, min(stored.players, rules.max_players))
+        st.session_state.referee_first = max(1, min(stored.first_seat, rules.max_players))
         st.session_state.referee_settings_synced = (stored.id, stored.settle_s, stored.sound)
     with st.expander("Referee settings", icon=":material/settings:"):
         settle, sound = st.columns(2, vertical_alignment="bottom")
@@ -678,8 +678,9 @@ def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> N
         )
         st.markdown("**A new referee game** (this one stays stored)")
         players, first, start = st.columns(3, vertical_alignment="bottom")
-        players.number_input("Players", min_value=1, max_value=8, step=1, key="referee_players")
-        first.number_input("First seat", min_value=1, max_value=8, step=1, key="referee_first")
+        most = rules.max_players
+        players.number_input("Players", min_value=1, max_value=most, step=1, key="referee_players")
+        first.number_input("First seat", min_value=1, max_value=most, step=1, key="referee_first")
         start.button(
             "New referee game", key="referee_new", on_click=on_new_game, args=(db, game, rules),
             width="stretch",

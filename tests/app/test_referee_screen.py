@@ -198,6 +198,10 @@ def test_new_referee_game_keeps_the_old_one(app: Callable[[], AppTest]) -> None:
     assert RefereeStore(store.db).current(1).players == 3  # type: ignore[union-attr]
     kept = store.db.run(lambda c: c.exec_driver_sql("SELECT COUNT(*) FROM referee_turns").scalar_one())
     assert kept == 1
+    at.number_input(key="referee_players").set_value(2).run()  # first seat 3 of 2: refused, said
+    at.button(key="referee_new").click().run()
+    assert any("No new referee game: the first seat must be 1 to 2, not 3" in e.value for e in at.error)
+    assert RefereeStore(store.db).current(1).players == 3  # type: ignore[union-attr]
 
 
 def test_each_verdict_sounds_once_and_the_sound_can_be_off(
