@@ -238,7 +238,7 @@ class Referee:
     rules: Rules = STANDARD
     players: int = 2
     first_seat: int = 1
-    doubt_below: float = 0.9
+    doubt_below: float = 0.97
     min_alternative: float = 0.02
     seat: int = field(init=False)
     started: bool = field(default=False, init=False)
@@ -278,15 +278,18 @@ class Referee:
         if not self.started:
             self.start(best)
             return None
-        if same_sets(best, self.reported_table):
+        if _tiles(best) == _tiles(self.reported_table):
+            # The same tiles, grouped alike or not: no turn. Sets are told apart by gaps of a few millimetres,
+            # and a hand that straightens tiles moves them (rendered game seed 702 game 2: a nudge after an
+            # illegal call was called a second illegal turn). A rearrangement that adds no tile goes unsaid.
             return None
         reading = self._reading_for(seen)
         self.reading = reading.table
-        if same_sets(reading.table, self.reported_table):
+        if _tiles(reading.table) == _tiles(self.reported_table):
             # Only a doubtful tile differs from the table as it was: no turn.
             return None
         self._push_state()
-        if self.pending and same_sets(reading.table, self.legal_table):
+        if self.pending and _tiles(reading.table) == _tiles(self.legal_table):
             penalty = self.rules.failed_move_penalty_tiles
             noun = "tile" if penalty == 1 else "tiles"
             call = self._call(
@@ -298,6 +301,8 @@ class Referee:
             self._pass_turn()
             return self._record(call)
         judgement = judge_table_turn(self.legal_table, reading.table, self.seat in self.opened, self.rules)
+        if self.pending and not judgement.legal and self._play_went_on(reading.table):
+            return self._record(self._after_a_doubtful_call(reading, time_s, frame))
         call = self._call(PLAY, reading, judgement.legal, judgement.reasons, time_s, frame)
         self.reported_table = reading.table
         if judgement.legal:
@@ -305,6 +310,48 @@ class Referee:
         else:
             self.pending = True
         return self._record(call)
+
+    def _play_went_on(self, table: Table) -> bool:
+        """After an illegal call, the table was neither put back nor mended, but every set the call found
+        wrong lies as it was and the tiles changed elsewhere make a legal turn for the next seat: the table
+        took the call for a misread (a player seldom plays on beside a breach nobody mended)."""
+        wrong = self._wrong_sets(self.reported_table)
+        kept = Counter(_set_key(s) for s in table)
+        if not wrong or any(kept[key] < count for key, count in wrong.items()):
+            return False
+        return not self._new_breaches(table, self.seat % self.players + 1)
+
+    def _wrong_sets(self, table: Table) -> Counter[tuple[Tile, ...]]:
+        verdict = check_table(table, self.rules)
+        return Counter(_set_key(v.tiles) for v in verdict.sets if not v.valid)
+
+    def _new_breaches(self, table: Table, seat: int) -> tuple[str, ...]:
+        """What the turn from the last call's table to `table` breaks, but for the sets (and the copies
+        too many) that were already wrong there."""
+        before_problems = set(count_problems((t for s in self.reported_table for t in s), self.rules))
+        old_wrong = [format_tiles(list(key)) for key in self._wrong_sets(self.reported_table)]
+        reasons = judge_table_turn(self.reported_table, table, seat in self.opened, self.rules).reasons
+        return tuple(
+            r for r in reasons
+            if r not in before_problems and not any(f"({tiles}) is left invalid" in r for tiles in old_wrong)
+        )
+
+    def _after_a_doubtful_call(self, reading: _Reading, time_s: float, frame: int) -> Call:
+        """The next seat's turn, judged against the last call's table, its wrong sets taken as they lie."""
+        doubted = self.history[-1]
+        if _tiles(doubted.table) != _tiles(self.legal_table):
+            self.opened.add(self.seat)
+        self.legal_table = self.reported_table
+        self._pass_turn()
+        call = self._call(
+            PLAY, reading, True,
+            (f"play went on after turn {doubted.turn} was called not legal with nothing put back: that call "
+             "may have rested on a misread; check the table",),
+            time_s, frame,
+        )
+        self.reported_table = reading.table
+        self._accept(reading.table)
+        return call
 
     def drew(self, time_s: float = 0.0, frame: int = 0) -> Call:
         """The seat drew a tile (the camera cannot see it): the turn passes.
@@ -348,16 +395,19 @@ class Referee:
     def _reading_for(self, seen: Sequence[Sequence[SeenTile]]) -> _Reading:
         """The reading to judge: the best one, unless that is illegal and a plausible other is legal."""
         best = _Reading(_table((s.tile for s in tiles) for tiles in seen))
-        if self.pending and same_sets(best.table, self.legal_table):
+        if self.pending and _tiles(best.table) == _tiles(self.legal_table):
             return best
         opened = self.seat in self.opened
         if judge_table_turn(self.legal_table, best.table, opened, self.rules).legal:
             return best
+        # Tiles of sets that lie as they did are seldom misread (their readings add up over the turns):
+        # the doubtful tiles of new or changed sets are tried first.
+        unchanged = Counter(_set_key(s) for s in self.legal_table)
         doubtful = sorted(
             ((i, j, t) for i, tiles in enumerate(seen) for j, t in enumerate(tiles)
              if t.confidence < self.doubt_below
              and any(score >= self.min_alternative for _, score in t.alternatives)),
-            key=lambda item: item[2].confidence,
+            key=lambda item: (unchanged[_set_key(best.table[item[0]])] > 0, item[2].confidence),
         )[:8]
         # A doubtful tile read as one that was on the table before, or that puts the table back as it
         # was, is tried first: the game itself says what it is likely to be.
@@ -367,8 +417,9 @@ class Referee:
         fewer: list[tuple[int, int, float, _Reading]] = []
         best_breaches = self._breaches(best.table, opened)
         before = _tiles(self.legal_table)
-        for size in (1, 2):
-            for chosen in itertools.combinations(doubtful, size):
+        for size in (1, 2, 3):
+            # Three misread tiles in one turn happen where a set was laid again: only the six least sure.
+            for chosen in itertools.combinations(doubtful if size < 3 else doubtful[:6], size):
                 choices = [
                     [(alt, score) for alt, score in t.alternatives[:3] if score >= self.min_alternative]
                     for _, _, t in chosen
@@ -407,7 +458,7 @@ class Referee:
 
     def _breaches(self, table: Table, opened: bool) -> int:
         """How many rules the table breaks as this seat's turn (0: legal, or the table put back)."""
-        if self.pending and same_sets(table, self.legal_table):
+        if self.pending and _tiles(table) == _tiles(self.legal_table):
             return 0
         return len(judge_table_turn(self.legal_table, table, opened, self.rules).reasons)
 

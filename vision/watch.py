@@ -84,6 +84,12 @@ DOUBLE_BOX_OVERLAP = 0.5
 same tile (the detector boxed a tile's lower half again: rendered game seed 502 game 2, a loose b9 made
 three turns wrong)."""
 
+MISSED_IOU_BELOW = 0.3
+"""A remembered tile is missed when no box of the frame overlaps its place this much."""
+
+MISSED_CONFIDENCE = 0.5
+"""The detector score given to a tile added back from memory (it was not detected this time)."""
+
 SIGNATURE_SIZE = 24
 
 
@@ -110,6 +116,7 @@ class _Remembered:
     box: np.ndarray
     look: np.ndarray
     scores: Counter[int]
+    angle: float = 0.0
 
 
 @dataclass
@@ -121,26 +128,28 @@ class TileMemory:
     Args:
         same_place_iou: boxes overlapping this much are the same place.
         same_look_above: looks (see `tile_signatures`) this alike are the same tile.
+        still_there_above: a remembered tile no box covers is still there when its place looks this much
+            as it did.
     """
 
     same_place_iou: float = 0.5
     same_look_above: float = 0.8
+    still_there_above: float = 0.9
     _tiles: list[_Remembered] = field(default_factory=list, repr=False)
 
     def follow(self, frame: np.ndarray, detections: Detections) -> Detections:
         """The detections with every tile that lay still since the last settled table read as its
-        remembered identity; remembers these tiles for the next settled table."""
+        remembered identity, and every remembered tile the detector missed that still lies there with the
+        same look added back; remembers these tiles for the next settled table."""
+        previous = self._tiles
+        detections = self._with_missed(frame, detections, previous)
         if not len(detections):
             self._tiles = []
             return detections
         looks = tile_signatures(frame, detections.xyxy)
         ids = np.asarray(detections.topk_class_ids).copy()
         scores = np.asarray(detections.topk_scores, dtype=np.float32).copy()
-        if ids.ndim != 2:
-            ids = np.asarray(detections.class_id)[:, None].copy()
-            scores = np.asarray(detections.class_confidence, dtype=np.float32)[:, None].copy()
         remembered: list[_Remembered] = []
-        previous = self._tiles
         overlap = (box_iou(detections.xyxy, np.array([t.box for t in previous]))
                    if previous else np.zeros((len(detections), 0)))
         taken: set[int] = set()
@@ -153,7 +162,8 @@ class TileMemory:
                         and float(looks[row] @ previous[best].look) >= self.same_look_above):
                     taken.add(best)
                     now = previous[best].scores + now
-            remembered.append(_Remembered(detections.xyxy[row], looks[row], now))
+            angle = float(detections.angle[row])
+            remembered.append(_Remembered(detections.xyxy[row], looks[row], now, angle))
             total = sum(now.values())
             if total > 0:
                 # The readings summed over the settled tables, as shares: the best first.
@@ -164,6 +174,45 @@ class TileMemory:
                     ids[row, col], scores[row, col] = cid, score / total
         self._tiles = remembered
         return detections.with_readings(ids, scores, np.asarray(detections.angle))
+
+    def _with_missed(
+        self, frame: np.ndarray, detections: Detections, previous: list[_Remembered]
+    ) -> Detections:
+        """`detections` with the remembered tiles that no box covers now but whose place still looks as
+        the tile did (the detector missed a tile that lay still: it has not gone)."""
+        if not previous:
+            return detections
+        boxes = np.array([t.box for t in previous], np.float32)
+        covered = (box_iou(boxes, detections.xyxy).max(axis=1) >= MISSED_IOU_BELOW if len(detections)
+                   else np.zeros(len(previous), bool))
+        looks = tile_signatures(frame, boxes)
+        missed = [i for i, tile in enumerate(previous)
+                  if not covered[i] and tile.scores and float(looks[i] @ tile.look) >= self.still_there_above]
+        if not missed:
+            return detections
+        k = max(1, np.asarray(detections.topk_class_ids).shape[1] if len(detections) else 3)
+        ids = np.full((len(missed), k), UNKNOWN_CLASS, np.int64)
+        scores = np.zeros((len(missed), k), np.float32)
+        for row, i in enumerate(missed):
+            total = sum(previous[i].scores.values())
+            for col, (cid, score) in enumerate(previous[i].scores.most_common(k)):
+                ids[row, col], scores[row, col] = cid, score / total
+        merged = Detections(
+            xyxy=np.concatenate([np.asarray(detections.xyxy, np.float32).reshape(-1, 4), boxes[missed]]),
+            confidence=np.concatenate([np.asarray(detections.confidence, np.float32),
+                                       np.full(len(missed), MISSED_CONFIDENCE, np.float32)]),
+            rack_xyxy=detections.rack_xyxy, rack_confidence=detections.rack_confidence,
+            rack_quad=detections.rack_quad,
+        )
+        have_ids = np.asarray(detections.topk_class_ids).reshape(len(detections), -1)
+        have_scores = np.asarray(detections.topk_scores, np.float32).reshape(len(detections), -1)
+        if have_ids.shape[1] != k:  # readings of another width: the best reading only
+            have_ids = np.full((len(detections), k), UNKNOWN_CLASS, np.int64)
+            have_scores = np.zeros((len(detections), k), np.float32)
+            have_ids[:, 0], have_scores[:, 0] = detections.class_id, detections.class_confidence
+        angles = np.array([previous[i].angle for i in missed], np.float32)
+        return merged.with_readings(np.concatenate([have_ids, ids]), np.concatenate([have_scores, scores]),
+                                    np.concatenate([np.asarray(detections.angle, np.float32), angles]))
 
     def confirm(self, row: int, tile: Tile) -> None:
         """Tile `row` of the last `follow` is `tile` (the game says so): it leads that tile's readings by
