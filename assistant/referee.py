@@ -329,7 +329,8 @@ class Referee:
         """What the turn from the last call's table to `table` breaks, but for the sets (and the copies
         too many) that were already wrong there."""
         before_problems = set(count_problems((t for s in self.reported_table for t in s), self.rules))
-        old_wrong = [format_tiles(list(key)) for key in self._wrong_sets(self.reported_table)]
+        old_wrong = [format_tiles(v.tiles) for v in check_table(self.reported_table, self.rules).sets
+                     if not v.valid]
         reasons = judge_table_turn(self.reported_table, table, seat in self.opened, self.rules).reasons
         return tuple(
             r for r in reasons

@@ -279,3 +279,25 @@ def test_more_players_than_the_preset_allows_is_refused(preset: str, players: in
 
 def test_six_players_under_the_six_player_preset() -> None:
     assert Referee(rules=find_preset("six-player"), players=6, first_seat=6).seat == 6
+
+
+def test_play_that_goes_on_beside_an_illegal_call_takes_it_for_a_misread() -> None:
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12"))
+    wrong = referee.observe(table("k10 k11 k12 | r5 r6 b7"))  # b7 a misread r7
+    assert wrong is not None and not wrong.legal and referee.seat == 1
+    # Seat 2 plays beside it; the set called wrong lies as it was.
+    call = referee.observe(table("k10 k11 k12 | r5 r6 b7 | o1 o2 o3"))
+    assert call is not None and call.legal and call.seat == 2
+    assert [str(t) for t in call.added] == ["o1", "o2", "o3"]
+    assert "misread" in call.reasons[0]
+    assert referee.seat == 1 and not referee.pending
+
+
+def test_a_seat_that_mends_half_of_its_illegal_turn_keeps_the_turn() -> None:
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12"))
+    referee.observe(table("k10 k11 k12 | r5 r6 | b1 b2"))
+    # The wrong sets do not lie as they were: no misread, seat 1 is still at it.
+    call = referee.observe(table("k10 k11 k12 | r5 r6 r7 | b1 b2"))
+    assert call is not None and not call.legal and call.seat == 1

@@ -244,3 +244,16 @@ def test_a_hand_at_the_frame_s_edge_is_motion() -> None:
     base = table_frame(["r1 r2 r3 | k5 k6 k7"])
     motion.moved(base)
     assert motion.moved(with_hand(base, reach=0.95))
+
+
+def test_a_tile_the_detector_misses_that_still_lies_there_is_added_back_and_a_taken_one_is_not() -> None:
+    memory = TileMemory()
+    frame = table_frame(["k7 k8 k9"])
+    memory.follow(frame, detections_of(["k7 k8 k9"]))
+    missed = detections_of(["k7 k8 k9"])[np.array([True, True, False])]
+    again = memory.follow(frame, missed)
+    assert len(again) == 3
+    assert int(again.class_id[2]) == class_id(Tile.parse("k9"))
+    # k9 taken away: the cloth shows where it lay, so it is not added back.
+    taken = memory.follow(table_frame(["k7 k8"]), detections_of(["k7 k8"]))
+    assert len(taken) == 2
