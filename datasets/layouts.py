@@ -179,6 +179,9 @@ def _rack_color(rng: np.random.Generator, style: str) -> np.ndarray:
         v = rng.uniform(0.18, 0.4)
     elif style == "white":
         return np.array([rng.uniform(0.82, 0.95)] * 3) * rng.uniform(0.97, 1.03, 3)
+    elif style == "wood":  # varnished wood, light to dark brown (BGR)
+        v = rng.uniform(0.45, 1.0)
+        return np.array([rng.uniform(0.12, 0.25), rng.uniform(0.3, 0.45), rng.uniform(0.5, 0.7)]) * v
     else:  # ivory: warm off-white, like the tiles
         return np.array([rng.uniform(0.7, 0.8), rng.uniform(0.82, 0.9), rng.uniform(0.88, 0.96)])
     return np.array([v] * 3) * np.array([rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2)])
@@ -192,10 +195,12 @@ def add_rack(
     aspect: float,
     rng: np.random.Generator,
     style: str | None = None,
+    tiers: int = 2,
 ) -> None:
     """A rack on the table: its front edge at `origin`, length along `yaw_deg`, the player in front (-y).
 
-    `rows[0]` is the back (upper) row; `None` leaves a slot empty.
+    `rows[0]` is the back (upper) row; `None` leaves a slot empty. `tiers` 1: a single-tier stand (a low
+    board with a lip behind its one row, `rows[0]`), as wooden racks often are.
     """
     slots = max(1, max(len(r) for r in rows))
     length = slots * aspect + 0.5
@@ -220,11 +225,15 @@ def add_rack(
         box(0, length, 0.75, 1.6, 0.0, step_h, 1.1),
         box(0, length, 1.45, 1.6, 0.0, step_h + rng.uniform(0.3, 0.6), 0.9),
     ]
+    if tiers == 1:
+        behind = [box(0, length, -0.1, 1.0, 0.0, 0.12, 1.0), box(0, length, 0.8, 1.0, 0.0, step_h, 0.9)]
     front = [box(0, length, -0.1, 0.02, 0.0, 0.22, 1.15)]
     rack = Rack(boxes_behind=behind, boxes_front=front, rows=[], yaw_deg=yaw_deg, style=style)
     up_local = np.array([0.0, np.sin(lean), np.cos(lean)])
     normal_local = np.array([0.0, -np.cos(lean), np.sin(lean)])
     bases = [(0.85, step_h), (0.06, 0.12)]  # (y, z) of the face's bottom edge: back row, front row
+    if tiers == 1:
+        bases = [(0.06, 0.12)]
     rack_index = len(layout.racks)
     for row, (y0, z0) in zip(rows, bases, strict=False):
         row_indices = []
@@ -555,6 +564,23 @@ def rack_view_layout(rng: np.random.Generator, deck: Deck, aspect: float, view: 
     if rng.random() < 0.3:
         lo, hi = np.array([-2.0, 2.6]), np.array([length + 2.0, 6.5])
         _add_face_down(layout, rng, deck, aspect, int(rng.integers(1, 12)), (lo, hi))
+    return layout
+
+
+def wooden_rack_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """One wooden rack, single-tier (its one row of 8-15 tiles) two times in three, else two tiers; now
+    and then a second one beside it."""
+    layout = Layout()
+    for k in range(1 + int(rng.random() < 0.2)):
+        tiers = 1 if rng.random() < 2 / 3 else 2
+        slots = int(rng.integers(8, 16)) if tiers == 1 else int(rng.integers(10, 18))
+        fill = str(rng.choice(["half", "full"], p=[0.3, 0.7]))
+        rows = rack_rows(rng, deck, slots, fill)
+        rows = [[t for row in rows for t in row if t is not None][:slots]] if tiers == 1 else rows
+        origin = np.array([k * (slots * aspect + rng.uniform(1.0, 3.0)), rng.uniform(-0.5, 0.5)])
+        add_rack(layout, rows, origin, rng.normal(0, 5), aspect, rng, style="wood", tiers=tiers)
+    if rng.random() < 0.3:
+        _table_sets(layout, rng, deck, aspect, int(rng.integers(1, 4)), (2.6, 5.5))
     return layout
 
 

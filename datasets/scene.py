@@ -23,19 +23,22 @@ from datasets.tile_face import Edition, render_back, render_face
 
 SCENE_KINDS: tuple[str, ...] = (
     "game", "scatter", "closeup", "rack",
-    "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture", "inks",
+    "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture", "inks", "rack_wood",
 )
 # The first four kinds (real-dev's kind of scene) make about 35 % of the default mix; the rest are the
 # scenes that fooled the reader on new photos (issue 11).
-_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05])
+# rack_wood (wooden racks, most of them single-tier) is rendered only when asked for (`--kind rack_wood`): its
+# weight 0 leaves the default mix, and so every seed's scenes, as they were.
+_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05, 0.0])
 
 _TEXTURED_SHARE = {
     "game": 0.2, "scatter": 0.2, "closeup": 0.2, "rack": 0.2, "rack_front": 0.3, "rack_above": 0.3,
     "rack_angle": 0.3, "empty": 0.75, "packed": 0.3, "fill": 0.3, "texture": 1.0, "inks": 0.2,
+    "rack_wood": 0.3,
 }
 """Chance that a kind's table is one of the strongly textured surfaces."""
 
-RACK_KINDS = frozenset({"rack", "rack_front", "rack_above", "rack_angle"})
+RACK_KINDS = frozenset({"rack", "rack_front", "rack_above", "rack_angle", "rack_wood"})
 
 MIN_SHOWN_FOR_RACK_LABEL = 0.35
 """A rack gets a detector label when this share of its outline's in-frame area shows the rack or its tiles
@@ -351,6 +354,10 @@ def _camera_pose(
         front = layout.racks[0].yaw_deg - 90  # the owner's side of the first rack
         if kind == "rack":
             return front + rng.normal(0, 18), rng.uniform(max(28.0, vfov_half + 10), 60), 0.0
+        if kind == "rack_wood":  # from the front at eye level, or from the owner's side and above
+            if rng.random() < 0.5:
+                return front + rng.normal(0, 15), rng.uniform(0.0, 20.0), rng.uniform(0.2, 0.5)
+            return front + rng.normal(0, 25), rng.uniform(20.0, 65.0), 0.2
         if kind == "rack_front":  # eye level: the camera about as high as the rack, looking across
             return front + rng.normal(0, 15), rng.uniform(0.0, 16.0), rng.uniform(0.4, 0.8)
         if kind == "rack_above":  # from the table's edge, looking down over the rack onto the table
@@ -514,6 +521,7 @@ _BUILDERS = {
     "fill": lay.fill_layout,
     "texture": lay.texture_game_layout,
     "inks": lay.game_layout,
+    "rack_wood": lay.wooden_rack_layout,
 }
 
 

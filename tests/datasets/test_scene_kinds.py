@@ -155,7 +155,7 @@ def test_texture_kind_lies_on_textured_cloths_with_distractors() -> None:
 def test_default_mix_is_about_a_third_old_kinds() -> None:
     rng = np.random.default_rng(0)
     picks = [_pick_kind(rng, None) for _ in range(3000)]
-    assert set(picks) == set(SCENE_KINDS)
+    assert set(picks) == set(SCENE_KINDS) - {"rack_wood"}  # wooden racks only when asked for
     old = sum(p in OLD_KINDS for p in picks) / len(picks)
     assert 0.3 < old < 0.4
     assert len(_KIND_WEIGHTS) == len(SCENE_KINDS)
@@ -206,3 +206,25 @@ def test_flat_objects_are_foreshortened_like_the_table() -> None:
     nowhere = np.zeros((480, 640), bool)
     table = camera.table_homography()
     assert _table_spot(img, np.random.default_rng(0), table, nowhere, 40.0) == (None, 40.0)
+
+
+def test_wooden_racks_are_rendered_only_when_asked_for_and_mostly_single_tier() -> None:
+    assert _KIND_WEIGHTS[SCENE_KINDS.index("rack_wood")] == 0.0  # the default mix (and its seeds) unchanged
+    rng = np.random.default_rng(3)
+    assert all(_pick_kind(rng, None) != "rack_wood" for _ in range(2000))
+    tiers = []
+    for _, truth in _scenes("rack_wood", 8):
+        assert truth.racks and set(truth.rack_styles) == {"wood"}
+        tiers.extend(len(rows) for rows in truth.rack_rows)
+    assert set(tiers) <= {1, 2} and tiers.count(1) > tiers.count(2)
+
+
+def test_a_single_tier_rack_holds_its_one_row_on_the_front_step() -> None:
+    deck = lay.Deck(np.random.default_rng(0))
+    layout = lay.Layout()
+    row = [deck.draw() for _ in range(6)]
+    lay.add_rack(layout, [row], np.zeros(2), 0.0, 0.72, np.random.default_rng(1), style="wood", tiers=1)
+    (rack,) = layout.racks
+    assert len(rack.rows) == 1 and len(rack.rows[0]) == 6
+    heights = np.array([layout.tiles[i].corners[:, 2].min() for i in rack.rows[0]])
+    assert np.allclose(heights, 0.12, atol=0.01)  # on the board's front step, not up on a back tier
