@@ -113,7 +113,7 @@ def error_document(path: str, error: object) -> dict[str, Any]:
 
 def describe(document: dict[str, Any], rules: Any = None) -> str:
     """The reading of one image for a person: the tiles, then the sets and racks."""
-    tiles = " ".join(t["tile"] for t in document["tiles"]) or "(none)"
+    tiles = " ".join(t["tile"] + ("?" if t.get("doubtful") else "") for t in document["tiles"]) or "(none)"
     lines = [f"{document['image']}: {len(document['tiles'])} tiles: {tiles}"]
     for number, entry in enumerate(document["table"], start=1):
         verdict = "valid" if entry.get("valid") else f"not valid ({entry.get('reason') or 'unknown'})"

@@ -68,7 +68,9 @@ def test_a_doubtful_tile_is_marked_and_its_rack_total_says_so() -> None:
     assert len(document["racks"]) == 1 and sorted(document["racks"][0]) == ["k5", "r7"]
     assert document["rack_doubtful"] == [[document["racks"][0].index("r7")]]
     text = describe(document, STANDARD)
-    assert "5 points + 1 doubtful" in text and "r7?" in text and "b2" not in text
+    assert "5 points + 1 doubtful" in text and "b2" not in text
+    assert text.splitlines()[0].endswith("2 tiles: k5 r7?")  # marked in the list of tiles too
+    assert "rack 1: k5 r7?" in text or "rack 1: r7? k5" in text
 
 
 def test_sure_tiles_are_not_doubtful() -> None:
