@@ -33,7 +33,7 @@ from typing import Any
 
 from assistant.errors import InputError
 from assistant.rules import STANDARD, Rules
-from assistant.sets import Reason
+from assistant.sets import Reason, check_set
 from assistant.supply import SupplyError
 from assistant.table import check_table, count_problems
 from assistant.tiles import Tile, format_tiles
@@ -269,10 +269,13 @@ class Referee:
         self.legal_table = self.reported_table = _table(table)
         self.opened = set(range(1, self.players + 1)) if any(table) else set()
 
-    def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0) -> Call | None:
+    def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0,
+                joinable: Sequence[tuple[int, int]] = ()) -> Call | None:
         """A settled table. Returns the call when it ends a turn, None when it is the start or the same
-        sets as the last call's table. `reading` is then the table as judged, set by set and tile by tile
-        as `seen` lists them (a doubtful tile possibly read as a runner-up): what each tile is taken to be."""
+        sets as the last call's table. `joinable` pairs sets (by index in `seen`) that lie end to end in
+        one row, the second after the first: a gap the camera took for two sets may be one. `reading` is
+        then the table as judged (a doubtful tile possibly read as a runner-up, two sets possibly joined):
+        what each tile is taken to be."""
         best = _table((s.tile for s in tiles) for tiles in seen)
         self.reading = best
         if not self.started:
@@ -283,7 +286,7 @@ class Referee:
             # and a hand that straightens tiles moves them (rendered game seed 702 game 2: a nudge after an
             # illegal call was called a second illegal turn). A rearrangement that adds no tile goes unsaid.
             return None
-        reading = self._reading_for(seen)
+        reading = self._reading_for(seen, joinable)
         self.reading = reading.table
         if _tiles(reading.table) == _tiles(self.reported_table):
             # Only a doubtful tile differs from the table as it was: no turn.
@@ -313,13 +316,11 @@ class Referee:
 
     def _play_went_on(self, table: Table) -> bool:
         """After an illegal call, the table was neither put back nor mended, but every set the call found
-        wrong lies as it was and the tiles changed elsewhere make a legal turn for the next seat: the table
-        took the call for a misread (a player seldom plays on beside a breach nobody mended)."""
+        wrong lies as it was and tiles changed elsewhere: the table took the call for a misread and the next
+        seat played (a player mends the set found wrong, and seldom plays on beside a breach left alone)."""
         wrong = self._wrong_sets(self.reported_table)
         kept = Counter(_set_key(s) for s in table)
-        if not wrong or any(kept[key] < count for key, count in wrong.items()):
-            return False
-        return not self._new_breaches(table, self.seat % self.players + 1)
+        return bool(wrong) and all(kept[key] >= count for key, count in wrong.items())
 
     def _wrong_sets(self, table: Table) -> Counter[tuple[Tile, ...]]:
         verdict = check_table(table, self.rules)
@@ -344,14 +345,15 @@ class Referee:
             self.opened.add(self.seat)
         self.legal_table = self.reported_table
         self._pass_turn()
-        call = self._call(
-            PLAY, reading, True,
-            (f"play went on after turn {doubted.turn} was called not legal with nothing put back: that call "
-             "may have rested on a misread; check the table",),
-            time_s, frame,
-        )
+        breaches = self._new_breaches(reading.table, self.seat)
+        note = (f"play went on after turn {doubted.turn} was called not legal with nothing put back: "
+                "that call may have rested on a misread; check the table")
+        call = self._call(PLAY, reading, not breaches, (*breaches, note), time_s, frame)
         self.reported_table = reading.table
-        self._accept(reading.table)
+        if breaches:
+            self.pending = True
+        else:
+            self._accept(reading.table)
         return call
 
     def drew(self, time_s: float = 0.0, frame: int = 0) -> Call:
@@ -393,7 +395,8 @@ class Referee:
 
     # -- internals ---------------------------------------------------------------------------------------
 
-    def _reading_for(self, seen: Sequence[Sequence[SeenTile]]) -> _Reading:
+    def _reading_for(self, seen: Sequence[Sequence[SeenTile]],
+                     joinable: Sequence[tuple[int, int]] = ()) -> _Reading:
         """The reading to judge: the best one, unless that is illegal and a plausible other is legal."""
         best = _Reading(_table((s.tile for s in tiles) for tiles in seen))
         if self.pending and _tiles(best.table) == _tiles(self.legal_table):
@@ -401,6 +404,9 @@ class Referee:
         opened = self.seat in self.opened
         if judge_table_turn(self.legal_table, best.table, opened, self.rules).legal:
             return best
+        joined = self._joined(best.table, joinable, opened)
+        if joined is not None:
+            return joined
         # Tiles of sets that lie as they did are seldom misread (their readings add up over the turns):
         # the doubtful tiles of new or changed sets are tried first.
         unchanged = Counter(_set_key(s) for s in self.legal_table)
@@ -434,6 +440,10 @@ class Referee:
                     for (_, _, t), (_, score) in zip(chosen, picks, strict=True):
                         weight *= score / max(t.confidence, 1e-6)
                     breaches = self._breaches(candidate, opened)
+                    if breaches:
+                        joined = self._joined(candidate, joinable, opened)
+                        if joined is not None:  # misread tiles and a gap in one set, both
+                            candidate, breaches = joined.table, 0
                     unsure = tuple(
                         f"{t.tile} read with {t.confidence:.0%} confidence, taken as {alt} "
                         f"({score:.0%}): as {t.tile} the turn would "
@@ -456,6 +466,22 @@ class Referee:
             if t.tile in (_tiles(best.table) - _tiles(self.legal_table))
         )
         return _Reading(best.table, unsure)
+
+    def _joined(self, table: Table, joinable: Sequence[tuple[int, int]], opened: bool) -> _Reading | None:
+        """The table with two sets lying end to end read as one, where one of them is not valid alone and
+        the turn is legal that way (a player left a gap in a run or a group)."""
+        for first, second in joinable:
+            if not (0 <= first < len(table) and 0 <= second < len(table)) or first == second:
+                continue
+            if check_set(table[first], self.rules).valid and check_set(table[second], self.rules).valid:
+                continue
+            merged = [*table[first], *table[second]]
+            candidate = _table([merged if i == first else s for i, s in enumerate(table) if i != second])
+            if self._breaches(candidate, opened) == 0:
+                note = (f"{format_tiles(list(table[first]))} and {format_tiles(list(table[second]))} "
+                        "lie end to end: taken as one set")
+                return _Reading(candidate, (note,))
+        return None
 
     def _breaches(self, table: Table, opened: bool) -> int:
         """How many rules the table breaks as this seat's turn (0: legal, or the table put back)."""

@@ -30,7 +30,7 @@ from assistant.referee import Call, Referee, SeenTile
 from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.layout import rebuild
-from vision.placed import Layout
+from vision.placed import Layout, direction_vectors
 from vision.tracking import TileVote
 
 MOTION_SIZE = (160, 120)
@@ -285,6 +285,30 @@ def seen_sets(layout: Layout, detections: Detections) -> tuple[list[list[SeenTil
     return sets, rows
 
 
+JOIN_GAP = 2.2
+"""Sets lie end to end in one row when the second's first tile is less than this many tile widths along the
+row from the first's last (a run laid with a gap; rendered game seed 913 game 1: k3 k4 beside k5 k6 k7)."""
+
+
+def joinable_sets(layout: Layout, rows: list[list[int]]) -> list[tuple[int, int]]:
+    """Pairs of the referee's sets (index in `seen_sets`) lying end to end in one row, the second after the
+    first along the row."""
+    by_index = {p.index: p for tiles in layout.table for p in tiles}
+    ends = [(by_index[r[0]], by_index[r[-1]]) for r in rows]
+    pairs = []
+    for a, (_, last) in enumerate(ends):
+        right, up = direction_vectors(last.angle)
+        width, height = last.size
+        for b, (first, _) in enumerate(ends):
+            if a == b:
+                continue
+            step = np.asarray(first.center) - np.asarray(last.center)
+            along, across = float(step @ right), float(step @ up)
+            if 0.5 * width < along < JOIN_GAP * width and abs(across) < 0.5 * height:
+                pairs.append((a, b))
+    return pairs
+
+
 @dataclass(frozen=True)
 class WatchEvent:
     """What one frame did: `call` is the referee's call when the frame settled a turn."""
@@ -352,13 +376,15 @@ class GameWatcher:
         layout = rebuild(voted, self.referee.rules, image_size=(width, height))
         self.layout = layout
         seen, rows = seen_sets(layout, voted)
-        call = self.referee.observe(seen, time_s=time_s, frame=index)
+        call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows))
         # What the referee took a doubtful tile to be (from the game: the table before, the supply) is
         # that tile's identity from now on, while it lies still.
-        for tiles, where, judged in zip(seen, rows, self.referee.reading, strict=False):
-            for tile, row, taken in zip(tiles, where, judged, strict=False):
-                if taken != tile.tile:
-                    self.memory.confirm(row, taken)
+        judged = self.referee.reading
+        if [len(s) for s in judged] == [len(s) for s in seen]:
+            for tiles, where, taken_set in zip(seen, rows, judged, strict=True):
+                for tile, row, taken in zip(tiles, where, taken_set, strict=True):
+                    if taken != tile.tile:
+                        self.memory.confirm(row, taken)
         return WatchEvent(time_s, index, False, True, call, layout)
 
 

@@ -301,3 +301,18 @@ def test_a_seat_that_mends_half_of_its_illegal_turn_keeps_the_turn() -> None:
     # The wrong sets do not lie as they were: no misread, seat 1 is still at it.
     call = referee.observe(table("k10 k11 k12 | r5 r6 r7 | b1 b2"))
     assert call is not None and not call.legal and call.seat == 1
+
+
+def test_two_sets_lying_end_to_end_are_read_as_one_where_that_makes_the_turn_legal() -> None:
+    referee = Referee()
+    referee.observe(table("k5 k6 k7"))
+    # k3 k4 laid before k5 k6 k7 with a gap the camera took for two sets.
+    call = referee.observe(table("k3 k4 | k5 k6 k7"), joinable=[(0, 1)])
+    assert call is not None and call.legal
+    assert call.table == ((T("k3"), T("k4"), T("k5"), T("k6"), T("k7")),)
+    assert "lie end to end" in call.unsure[0]
+    # Sets that do not lie end to end are not joined.
+    apart = Referee()
+    apart.observe(table("k5 k6 k7"))
+    call = apart.observe(table("k3 k4 | k5 k6 k7"))
+    assert call is not None and not call.legal

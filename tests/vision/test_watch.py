@@ -31,7 +31,7 @@ def table_frame(rows: list[str], light: float = 1.0, shift: tuple[int, int] = (0
     return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
 
 
-def boxes_of(rows: list[str]) -> list[tuple[tuple[int, int, int, int], str]]:
+def boxes_of(rows: list[str], set_gap: int = 50) -> list[tuple[tuple[int, int, int, int], str]]:
     placed = []
     for r, row in enumerate(rows):
         x, y = 60, 80 + r * 110
@@ -39,7 +39,7 @@ def boxes_of(rows: list[str]) -> list[tuple[tuple[int, int, int, int], str]]:
             for token in set_text.split():
                 placed.append(((x, y, x + TILE_W, y + TILE_H), token))
                 x += TILE_W + 4
-            x += 50
+            x += set_gap
     return placed
 
 
@@ -52,8 +52,9 @@ def with_hand(frame: np.ndarray, reach: float = 0.6) -> np.ndarray:
     return out
 
 
-def detections_of(rows: list[str], doubtful: dict[str, tuple[str, float]] | None = None) -> Detections:
-    placed = boxes_of(rows)
+def detections_of(rows: list[str], doubtful: dict[str, tuple[str, float]] | None = None,
+                  set_gap: int = 50) -> Detections:
+    placed = boxes_of(rows, set_gap)
     n = len(placed)
     ids, scores = [], []
     for _, token in placed:
@@ -257,3 +258,16 @@ def test_a_tile_the_detector_misses_that_still_lies_there_is_added_back_and_a_ta
     # k9 taken away: the cloth shows where it lay, so it is not added back.
     taken = memory.follow(table_frame(["k7 k8"]), detections_of(["k7 k8"]))
     assert len(taken) == 2
+
+
+def test_sets_lying_end_to_end_in_one_row_are_joinable_and_rows_apart_are_not() -> None:
+    from vision.layout import rebuild
+    from vision.watch import joinable_sets, seen_sets
+
+    found = detections_of(["k3 k4 | k5 k6 k7", "r1 r2 r3"], set_gap=22)
+    layout = rebuild(found, None, image_size=(W, H))
+    seen, rows = seen_sets(layout, found)
+    names = [" ".join(str(t.tile) for t in s) for s in seen]
+    pairs = {(names[a], names[b]) for a, b in joinable_sets(layout, rows)}
+    assert ("k3 k4", "k5 k6 k7") in pairs
+    assert not {p for p in pairs if "r1 r2 r3" in p}
