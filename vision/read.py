@@ -276,27 +276,37 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         except AnnotationError as error:
             _error(error)
             return EXIT_UNREADABLE
+    from vision.profile import ProfileError
+
     try:
-        reader = reader or load_reader()
-    except ModelLoadError as error:
+        reader, previous = reader_with_profile(reader, getattr(args, "profile", None))
+    except (ModelLoadError, ProfileError) as error:
         _error(error)
         return EXIT_UNREADABLE
-    # The reader is shared in a process (load_reader): the profile asked for holds for this command only.
-    previous = reader.profile
-    if getattr(args, "profile", None) is not None:
-        from vision.profile import ProfileError, load_profile
-
-        try:
-            reader.use_profile(load_profile(args.profile))
-        except ProfileError as error:
-            _error(error)
-            return EXIT_UNREADABLE
-    else:
-        reader.use_profile(None)
     try:
         return _read_all(args, rules, reader, targets)
     finally:
         reader.use_profile(previous)
+
+
+def reader_with_profile(reader: TileReader | None, profile: str | None) -> tuple[TileReader, Any]:
+    """The reader (the shipped one unless given), now reading with the profile at `profile` (None: with
+    none), and the profile it read with before: the reader is shared in a process (`load_reader`), so a
+    command's profile holds for that command only and the caller gives the old one back.
+
+    Raises:
+        ModelLoadError: the shipped models cannot be loaded.
+        ProfileError: the profile cannot be read or was made with other models.
+    """
+    reader = reader or load_reader()
+    previous = reader.profile
+    if profile is None:
+        reader.use_profile(None)
+    else:
+        from vision.profile import load_profile
+
+        reader.use_profile(load_profile(profile))
+    return reader, previous
 
 
 def _decoded_and_found(reader: TileReader, image: str, confidence: float | None) -> tuple[Any, Any]:

@@ -10,7 +10,9 @@ from typing import Any
 from assistant.errors import shorten_long_runs
 from assistant.referee import Referee, RefereeError
 from vision.detector import ModelLoadError
-from vision.reader import TileReader, load_reader
+from vision.profile import ProfileError
+from vision.read import reader_with_profile
+from vision.reader import TileReader
 from vision.watch import GameWatcher, VideoError, video_frames
 
 EXIT_OK = 0
@@ -56,19 +58,10 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         _error(error)
         return EXIT_UNREADABLE
     try:
-        reader = reader or load_reader()
-    except ModelLoadError as error:
+        reader, previous = reader_with_profile(reader, args.profile)
+    except (ModelLoadError, ProfileError) as error:
         _error(error)
         return EXIT_UNREADABLE
-    previous = reader.profile
-    if args.profile is not None:
-        from vision.profile import ProfileError, load_profile
-
-        try:
-            reader.use_profile(load_profile(args.profile))
-        except ProfileError as error:
-            _error(error)
-            return EXIT_UNREADABLE
     watcher = GameWatcher(reader, referee, settle_s=args.settle)
     try:
         for frame, time_s, index in video_frames(_source(args.video), SAMPLE_FPS):

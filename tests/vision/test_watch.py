@@ -207,9 +207,9 @@ def test_rummi_watch_prints_one_json_line_per_turn(tmp_path: Path, capsys: pytes
         return detections_of(tables[1] if frame[100, 70].mean() > 150 else [])
 
     reader.read = read  # type: ignore[method-assign]
-    from vision import watch_cli
+    from vision import read
 
-    monkeypatch.setattr(watch_cli, "load_reader", lambda: reader)
+    monkeypatch.setattr(read, "load_reader", lambda: reader)
     assert main(["watch", str(path), "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(d["turn"], d["seat"], d["action"], d["added"], d["legal"]) for d in lines] == [
