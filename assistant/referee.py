@@ -206,8 +206,25 @@ def judge_table_turn(
             for i, v in enumerate(table.sets, start=1) if not v.valid
         ]
         return TableJudgement(False, tuple(reasons))
-    reasons = tuple(r.text for r in verdict.reasons if _seen(r))
+    reasons = tuple(
+        r.text for r in verdict.reasons if _seen(r) and not _already_wrong(r, before, after, rules)
+    )
     return TableJudgement(not reasons, reasons)
+
+
+def _already_wrong(reason: Reason, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]],
+                   rules: Rules) -> bool:
+    """A breach the table had before the turn, left as it was: not this turn's (a game joined with a set the
+    camera reads wrong, or one a person let stand, is not held against every later player)."""
+    if reason.code is TurnProblem.TOO_MANY_COPIES:
+        return reason.text in count_problems((t for s in before for t in s), rules)
+    if reason.code is not TurnProblem.SET_INVALID:
+        return False
+    wrong_before = {_set_key(v.tiles) for v in check_table(before, rules).sets if not v.valid}
+    return any(
+        f"({format_tiles(v.tiles)}) is left invalid" in reason.text
+        for v in check_table(after, rules).sets if not v.valid and _set_key(v.tiles) in wrong_before
+    )
 
 
 def _seen(reason: Reason) -> bool:

@@ -316,3 +316,13 @@ def test_two_sets_lying_end_to_end_are_read_as_one_where_that_makes_the_turn_leg
     apart.observe(table("k5 k6 k7"))
     call = apart.observe(table("k3 k4 | k5 k6 k7"))
     assert call is not None and not call.legal
+
+
+def test_a_set_wrong_before_the_turn_and_left_alone_is_not_held_against_the_player() -> None:
+    referee = Referee(players=2)
+    referee.observe(table("k6 b6 o10 | r1 r2 r3"))  # a game joined with a set read wrong
+    call = referee.observe(table("k6 b6 o10 | r1 r2 r3 | b9 b10 b11"))
+    assert call is not None and call.legal
+    # Touching it is judged as usual.
+    call = referee.observe(table("k6 b6 o10 o11 | r1 r2 r3 | b9 b10 b11"))
+    assert call is not None and not call.legal
