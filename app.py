@@ -32,7 +32,11 @@ from ui.common import SCREENS, current_game, database_setting, init_session, ope
 
 st.set_page_config(page_title="Rummikub table assistant", page_icon="🟥", layout="wide")
 # Less empty space above the title, which matters most on a phone.
-st.html("<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}</style>")
+# On a phone the sidebar's open button sits in the header bar, over the title unless the page starts below it.
+st.html(
+    "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}"
+    "@media (max-width:640px){[data-testid='stMainBlockContainer']{padding-top:4rem}}</style>"
+)
 init_session()
 tournament_screen.follow_link()
 
