@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                     page.goto(f"{url}/?game={friday}")
                     expect(page.get_by_text("Friday table · standard")).to_be_visible(timeout=60_000)
                     shoot(page, args.out / f"table-typed-{width_name}.png")
+                    # The Referee screen, with a game under way: tests/app/screenshots_referee.py.
                     for screen in ("Turn", "Round", "Game", "Setup", "Tournament"):
                         page.get_by_role("radiogroup", name="Screen").get_by_text(screen, exact=True).click()
                         shoot(page, args.out / f"{screen.lower()}-{width_name}.png")
