@@ -125,7 +125,7 @@ def _looks_like_image(data: bytes) -> bool:
 
 
 def load_example_photo() -> bytes:
-    """The bundled example: a real photo of seven sets on a table (`vision/examples/ATTRIBUTION.md`).
+    """The bundled example: a rendered table scene.
 
     Raises:
         PhotoError: the example is not shipped.

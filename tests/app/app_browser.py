@@ -55,7 +55,7 @@ def write_y4m(image_bgr: np.ndarray, path: Path, frames: int = 5, fps: int = 10)
 
 
 def scene_image(long_side: int = 960) -> np.ndarray:
-    """The bundled example (a real photo, CC BY 4.0: vision/examples/ATTRIBUTION.md), else a render."""
+    """The bundled example photo if shipped, else a rendered game scene (never a real photo)."""
     example = ROOT / "vision" / "examples" / "table.jpg"
     if example.is_file():
         image = cv2.imread(str(example))
