@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -193,38 +193,39 @@ class TableJudgement:
 def judge_table_turn(
     before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], opened: bool, rules: Rules = STANDARD
 ) -> TableJudgement:
-    """Judge a turn from the tables alone: every tile new on the table is taken to come from the rack."""
+    """Judge a turn from the tables alone: every tile new on the table is taken to come from the rack.
+
+    A breach the table had before the turn and that lies as it was is not this turn's (a game joined with a
+    set the camera reads wrong, or one a person let stand, is not held against every later player).
+    """
     added = _tiles(after) - _tiles(before)
     try:
         verdict = judge_turn(before, after, list(added.elements()), opened, rules)
+        reasons = [r for r in verdict.reasons if _seen(r)]
     except SupplyError:
         # More copies on the table than the box holds: say so, with whatever else is wrong with the sets.
-        reasons = list(count_problems((t for s in after for t in s), rules))
-        table = check_table(after, rules)
+        reasons = [Reason(TurnProblem.TOO_MANY_COPIES, text)
+                   for text in count_problems((t for s in after for t in s), rules)]
         reasons += [
-            f"set {i} ({format_tiles(v.tiles)}) is left invalid: {v.reason}"
-            for i, v in enumerate(table.sets, start=1) if not v.valid
+            Reason(TurnProblem.SET_INVALID, f"set {i} ({format_tiles(v.tiles)}) is left invalid: {v.reason}")
+            for i, v in enumerate(check_table(after, rules).sets, start=1) if not v.valid
         ]
-        return TableJudgement(False, tuple(reasons))
-    reasons = tuple(
-        r.text for r in verdict.reasons if _seen(r) and not _already_wrong(r, before, after, rules)
-    )
-    return TableJudgement(not reasons, reasons)
+    already = _breaches_left_as_they_were(before, after, rules)
+    kept = tuple(r.text for r in reasons if not any(mark in r.text for mark in already))
+    return TableJudgement(not kept, kept)
 
 
-def _already_wrong(reason: Reason, before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]],
-                   rules: Rules) -> bool:
-    """A breach the table had before the turn, left as it was: not this turn's (a game joined with a set the
-    camera reads wrong, or one a person let stand, is not held against every later player)."""
-    if reason.code is TurnProblem.TOO_MANY_COPIES:
-        return reason.text in count_problems((t for s in before for t in s), rules)
-    if reason.code is not TurnProblem.SET_INVALID:
-        return False
+def _breaches_left_as_they_were(
+    before: Sequence[Sequence[Tile]], after: Sequence[Sequence[Tile]], rules: Rules
+) -> list[str]:
+    """Texts that mark a breach of `after` that `before` had too: its copies too many, and each set that was
+    invalid before and lies as it was."""
+    marks = list(count_problems((t for s in before for t in s), rules))
     wrong_before = {_set_key(v.tiles) for v in check_table(before, rules).sets if not v.valid}
-    return any(
-        f"({format_tiles(v.tiles)}) is left invalid" in reason.text
-        for v in check_table(after, rules).sets if not v.valid and _set_key(v.tiles) in wrong_before
-    )
+    if wrong_before:
+        marks += [f"({format_tiles(v.tiles)}) is left invalid" for v in check_table(after, rules).sets
+                  if not v.valid and _set_key(v.tiles) in wrong_before]
+    return marks
 
 
 def _seen(reason: Reason) -> bool:
@@ -343,18 +344,6 @@ class Referee:
         verdict = check_table(table, self.rules)
         return Counter(_set_key(v.tiles) for v in verdict.sets if not v.valid)
 
-    def _new_breaches(self, table: Table, seat: int) -> tuple[str, ...]:
-        """What the turn from the last call's table to `table` breaks, but for the sets (and the copies
-        too many) that were already wrong there."""
-        before_problems = set(count_problems((t for s in self.reported_table for t in s), self.rules))
-        old_wrong = [format_tiles(v.tiles) for v in check_table(self.reported_table, self.rules).sets
-                     if not v.valid]
-        reasons = judge_table_turn(self.reported_table, table, seat in self.opened, self.rules).reasons
-        return tuple(
-            r for r in reasons
-            if r not in before_problems and not any(f"({tiles}) is left invalid" in r for tiles in old_wrong)
-        )
-
     def _after_a_doubtful_call(self, reading: _Reading, time_s: float, frame: int) -> Call:
         """The next seat's turn, judged against the last call's table, its wrong sets taken as they lie."""
         doubted = self.history[-1]
@@ -362,7 +351,10 @@ class Referee:
             self.opened.add(self.seat)
         self.legal_table = self.reported_table
         self._pass_turn()
-        breaches = self._new_breaches(reading.table, self.seat)
+        # Judged against the last call's table: the sets it found wrong, left as they were, are not this
+        # turn's (`judge_table_turn`).
+        breaches = judge_table_turn(self.reported_table, reading.table, self.seat in self.opened,
+                                    self.rules).reasons
         note = (f"play went on after turn {doubted.turn} was called not legal with nothing put back: "
                 "that call may have rested on a misread; check the table")
         call = self._call(PLAY, reading, not breaches, (*breaches, note), time_s, frame)
@@ -414,75 +406,76 @@ class Referee:
 
     def _reading_for(self, seen: Sequence[Sequence[SeenTile]],
                      joinable: Sequence[tuple[int, int]] = ()) -> _Reading:
-        """The reading to judge: the best one, unless that is illegal and a plausible other is legal."""
-        best = _Reading(_table((s.tile for s in tiles) for tiles in seen))
-        if self.pending and _tiles(best.table) == _tiles(self.legal_table):
-            return best
+        """The reading to judge: the best one, unless that is illegal and a plausible other is legal (a
+        doubtful tile read as a runner-up, two sets lying end to end read as one); with no legal reading,
+        the one that breaks the fewest rules (players seldom make two mistakes), then the one that changes
+        the fewest tiles of the table before (a misread makes changes up)."""
+        best = _table((s.tile for s in tiles) for tiles in seen)
         opened = self.seat in self.opened
-        if judge_table_turn(self.legal_table, best.table, opened, self.rules).legal:
-            return best
-        joined = self._joined(best.table, joinable, opened)
+        best_breaches = self._breaches(best, opened)
+        if best_breaches == 0:
+            return _Reading(best)
+        joined = self._joined(best, joinable, opened)
         if joined is not None:
             return joined
-        # Tiles of sets that lie as they did are seldom misread (their readings add up over the turns):
-        # the doubtful tiles of new or changed sets are tried first.
+        doubtful = self._doubtful(seen, best)
+        before = _tiles(self.legal_table)
+        legal: list[tuple[float, _Reading]] = []
+        fewer: list[tuple[int, int, float, _Reading]] = []
+        for size in (1, 2, 3):
+            # Three misread tiles in one turn happen where a set was laid again: only the six least sure.
+            pool = doubtful[:6] if size == 3 else doubtful
+            for taken, candidate, weight in self._substitutions(best, pool, size):
+                breaches = self._breaches(candidate, opened)
+                if breaches:
+                    joined = self._joined(candidate, joinable, opened)
+                    if joined is not None:  # misread tiles and a gap in one set, both
+                        candidate, breaches = joined.table, 0
+                if breaches == 0:
+                    legal.append((weight, _Reading(candidate, _taken_over(taken, "not be legal"))))
+                elif breaches < best_breaches:
+                    changes = sum(((_tiles(candidate) - before) + (before - _tiles(candidate))).values())
+                    reading = _Reading(candidate, _taken_over(taken, "break more rules"))
+                    fewer.append((breaches, changes, -weight, reading))
+            if legal:
+                return max(legal, key=lambda option: option[0])[1]
+        if fewer:
+            return min(fewer, key=lambda option: option[:3])[3]
+        unsure = tuple(
+            f"{t.tile} read with {t.confidence:.0%} confidence: check it" for _, _, t in doubtful
+            if t.tile in (_tiles(best) - before)
+        )
+        return _Reading(best, unsure)
+
+    def _doubtful(self, seen: Sequence[Sequence[SeenTile]], best: Table) -> list[tuple[int, int, SeenTile]]:
+        """The doubtful tiles with a runner-up worth trying, by place, least sure first; the tiles of sets
+        that lie as they did come last (their readings add up over the turns: they are seldom misread)."""
         unchanged = Counter(_set_key(s) for s in self.legal_table)
-        doubtful = sorted(
+        return sorted(
             ((i, j, t) for i, tiles in enumerate(seen) for j, t in enumerate(tiles)
              if t.confidence < self.doubt_below
              and any(score >= self.min_alternative for _, score in t.alternatives)),
-            key=lambda item: (unchanged[_set_key(best.table[item[0]])] > 0, item[2].confidence),
+            key=lambda item: (unchanged[_set_key(best[item[0]])] > 0, item[2].confidence),
         )[:8]
-        # A doubtful tile read as one that was on the table before, or that puts the table back as it
-        # was, is tried first: the game itself says what it is likely to be.
-        options: list[tuple[float, _Reading]] = []
-        # With no legal reading, the one that breaks the fewest rules (players seldom make two mistakes),
-        # then the one that changes the fewest tiles of the table before (a misread makes changes up).
-        fewer: list[tuple[int, int, float, _Reading]] = []
-        best_breaches = self._breaches(best.table, opened)
-        before = _tiles(self.legal_table)
-        for size in (1, 2, 3):
-            # Three misread tiles in one turn happen where a set was laid again: only the six least sure.
-            for chosen in itertools.combinations(doubtful if size < 3 else doubtful[:6], size):
-                choices = [
-                    [(alt, score) for alt, score in t.alternatives[:3] if score >= self.min_alternative]
-                    for _, _, t in chosen
-                ]
-                for picks in itertools.product(*choices):
-                    table = [list(s) for s in best.table]
-                    for (i, j, _), (alt, _) in zip(chosen, picks, strict=True):
-                        table[i][j] = alt
-                    candidate = _table(table)
-                    weight = 1.0
-                    for (_, _, t), (_, score) in zip(chosen, picks, strict=True):
-                        weight *= score / max(t.confidence, 1e-6)
-                    breaches = self._breaches(candidate, opened)
-                    if breaches:
-                        joined = self._joined(candidate, joinable, opened)
-                        if joined is not None:  # misread tiles and a gap in one set, both
-                            candidate, breaches = joined.table, 0
-                    unsure = tuple(
-                        f"{t.tile} read with {t.confidence:.0%} confidence, taken as {alt} "
-                        f"({score:.0%}): as {t.tile} the turn would "
-                        + ("not be legal" if breaches == 0 else "break more rules")
-                        for (_, _, t), (alt, score) in zip(chosen, picks, strict=True)
-                    )
-                    if breaches == 0:
-                        options.append((weight, _Reading(candidate, unsure)))
-                    elif breaches < best_breaches:
-                        changes = sum(((_tiles(candidate) - before) + (before - _tiles(candidate))).values())
-                        fewer.append((breaches, changes, -weight, _Reading(candidate, unsure)))
-            if options:
-                break
-        if options:
-            return max(options, key=lambda o: o[0])[1]
-        if fewer:
-            return min(fewer, key=lambda o: o[:3])[3]
-        unsure = tuple(
-            f"{t.tile} read with {t.confidence:.0%} confidence: check it" for _, _, t in doubtful
-            if t.tile in (_tiles(best.table) - _tiles(self.legal_table))
-        )
-        return _Reading(best.table, unsure)
+
+    def _substitutions(
+        self, best: Table, doubtful: Sequence[tuple[int, int, SeenTile]], size: int
+    ) -> Iterator[tuple[list[tuple[SeenTile, Tile, float]], Table, float]]:
+        """Each way to read `size` of the doubtful tiles as one of their first three runner-ups: the tiles
+        taken over (tile, read as, score), the table read so, and how likely that is against the best."""
+        for chosen in itertools.combinations(doubtful, size):
+            choices = [
+                [(alt, score) for alt, score in t.alternatives[:3] if score >= self.min_alternative]
+                for _, _, t in chosen
+            ]
+            for picks in itertools.product(*choices):
+                table = [list(s) for s in best]
+                weight = 1.0
+                for (i, j, t), (alt, score) in zip(chosen, picks, strict=True):
+                    table[i][j] = alt
+                    weight *= score / max(t.confidence, 1e-6)
+                taken = [(t, alt, score) for (_, _, t), (alt, score) in zip(chosen, picks, strict=True)]
+                yield taken, _table(table), weight
 
     def _joined(self, table: Table, joinable: Sequence[tuple[int, int]], opened: bool) -> _Reading | None:
         """The table with two sets lying end to end read as one, where one of them is not valid alone and
@@ -593,6 +586,15 @@ class Referee:
 
 class RefereeError(InputError):
     """A tap or a saved game the referee cannot take (the message says why)."""
+
+
+def _taken_over(taken: Sequence[tuple[SeenTile, Tile, float]], otherwise: str) -> tuple[str, ...]:
+    """A sentence for each doubtful tile read as its runner-up: what the turn would do read as it was."""
+    return tuple(
+        f"{t.tile} read with {t.confidence:.0%} confidence, taken as {alt} ({score:.0%}): as {t.tile} the "
+        f"turn would {otherwise}"
+        for t, alt, score in taken
+    )
 
 
 def _tokens(table: Table) -> list[list[str]]:

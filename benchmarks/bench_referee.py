@@ -55,10 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     for wrong in figures["wrong"]:
         print("  wrong: " + json.dumps(wrong))
     if args.live:
-        game_videos.WATCH_FPS = 1000.0  # every frame
         live = game_videos.GameScore()
         for players in args.players:
-            live.add(game_videos.evaluate(args.folder / f"seed{args.seed}-p{players}", reader, 1.5, STANDARD))
+            folder = args.folder / f"seed{args.seed}-p{players}"
+            live.add(game_videos.evaluate(folder, reader, 1.5, STANDARD, sample_fps=1000.0))  # every frame
         print("every frame: " + json.dumps({k: v for k, v in live.to_json().items() if k != "wrong"}))
     return 0
 

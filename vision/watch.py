@@ -28,7 +28,7 @@ import numpy as np
 
 from assistant.referee import Call, Referee, SeenTile
 from assistant.tiles import Tile, class_id, tile_from_class_id
-from vision.detections import UNKNOWN_CLASS, Detections, box_iou
+from vision.detections import UNKNOWN_CLASS, Detections, box_iou, share_inside
 from vision.layout import rebuild
 from vision.placed import Layout, direction_vectors
 from vision.tracking import TileVote
@@ -235,12 +235,8 @@ def table_only(detections: Detections, overlap_above: float = DOUBLE_BOX_OVERLAP
     )
     if len(detections) < 2:
         return detections
-    xyxy = np.asarray(detections.xyxy, dtype=np.float64)
-    area = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
-    low = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
-    sides = np.clip(np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:]) - low, 0, None)
-    width, height = sides[..., 0], sides[..., 1]
-    shared = width * height / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-6)
+    inside = share_inside(detections.xyxy, detections.xyxy)
+    shared = np.maximum(inside, inside.T)  # of the smaller box's area
     np.fill_diagonal(shared, 0.0)
     keep = np.ones(len(detections), bool)
     for index in np.argsort(-np.asarray(detections.confidence), kind="stable"):
@@ -342,7 +338,7 @@ class GameWatcher:
         self.motion = motion or MotionWatch()
         self.memory = TileMemory()
         self._still_since: float | None = None
-        self._reads: list[float] = []
+        self._reads = 0
         self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
         self._settled = False
         self._voted = Detections.empty()
@@ -353,7 +349,7 @@ class GameWatcher:
         """One frame (BGR) at `time_s` seconds of the video."""
         if self.motion.moved(frame):
             self._still_since = time_s
-            self._reads = []
+            self._reads = 0
             self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
             self._voted = Detections.empty()
             self._settled = False
@@ -363,11 +359,11 @@ class GameWatcher:
         if self._settled:
             return WatchEvent(time_s, index, False, True)
         # Reads spread over the still time: the first after a fifth of it (the hand is well away).
-        due = self.settle_s * (0.2 + 0.75 * len(self._reads) / self.reads_per_settle)
+        due = self.settle_s * (0.2 + 0.75 * self._reads / self.reads_per_settle)
         settles = still >= self.settle_s - 1e-6
-        if len(self._reads) < self.reads_per_settle and (still >= due or settles):
+        if self._reads < self.reads_per_settle and (still >= due or settles):
             self._voted = self._vote.update(self.reader.read(frame))
-            self._reads.append(time_s)
+            self._reads += 1
         if not settles:
             return WatchEvent(time_s, index, False, False)
         self._settled = True
@@ -388,7 +384,12 @@ class GameWatcher:
         return WatchEvent(time_s, index, False, True, call, layout)
 
 
-def video_frames(source: str | int, sample_fps: float = 5.0) -> Iterator[tuple[np.ndarray, float, int]]:
+WATCH_FPS = 5.0
+"""Frames a second looked at: enough to see a hand come and go, and a 1000x750 video is followed faster
+than it plays on two cores."""
+
+
+def video_frames(source: str | int, sample_fps: float = WATCH_FPS) -> Iterator[tuple[np.ndarray, float, int]]:
     """(frame, time in seconds, frame index) of a video file or camera, about `sample_fps` frames a second.
 
     Raises:

@@ -17,9 +17,6 @@ from vision.watch import GameWatcher, VideoError, video_frames
 
 EXIT_OK = 0
 EXIT_UNREADABLE = 2
-SAMPLE_FPS = 5.0
-"""Frames a second looked at: enough to see a hand come and go, and a 1000x750 video is read faster
-than it plays on two cores."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +61,7 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         return EXIT_UNREADABLE
     watcher = GameWatcher(reader, referee, settle_s=args.settle)
     try:
-        for frame, time_s, index in video_frames(_source(args.video), SAMPLE_FPS):
+        for frame, time_s, index in video_frames(_source(args.video)):
             event = watcher.update(frame, time_s, index)
             if event.call is None:
                 continue

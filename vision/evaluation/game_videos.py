@@ -15,15 +15,14 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from assistant.referee import Referee
 from assistant.rules import STANDARD, Rules, find_preset
-from vision.watch import GameWatcher, video_frames
+from vision.watch import WATCH_FPS, GameWatcher, video_frames
 
-WATCH_FPS = 5.0
 COMPARED = ("seat", "action", "legal", "added", "removed")
 
 
@@ -43,16 +42,8 @@ class GameScore:
     wall_s: float = 0.0
 
     def add(self, other: GameScore) -> None:
-        self.turns += other.turns
-        self.right += other.right
-        self.missed += other.missed
-        self.invented += other.invented
-        self.wrong += other.wrong
-        self.delays_s += other.delays_s
-        self.verdict_ms += other.verdict_ms
-        self.frames += other.frames
-        self.video_s += other.video_s
-        self.wall_s += other.wall_s
+        for name in (f.name for f in fields(self)):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,15 +97,18 @@ def score_calls(
     return score
 
 
-def watch_game(video: Path, reader: Any, players: int, first: int, settle_s: float = 1.5,
-               rules: Rules = STANDARD) -> tuple[list[dict[str, Any]], GameScore]:
-    """The calls on one video, with the time each took to compute and the speed."""
+def watch_game(
+    video: Path, reader: Any, players: int, first: int, settle_s: float = 1.5, rules: Rules = STANDARD,
+    sample_fps: float = WATCH_FPS,
+) -> tuple[list[dict[str, Any]], GameScore]:
+    """The calls on one video, and its timing (frames looked at, video and wall seconds, each verdict's
+    milliseconds) as a `GameScore` with no turns."""
     watcher = GameWatcher(reader, Referee(rules, players=players, first_seat=first), settle_s=settle_s)
     score = GameScore()
     calls: list[dict[str, Any]] = []
     started = time.perf_counter()
     last_time = 0.0
-    for frame, time_s, index in video_frames(str(video), WATCH_FPS):
+    for frame, time_s, index in video_frames(str(video), sample_fps):
         before = time.perf_counter()
         event = watcher.update(frame, time_s, index)
         score.frames += 1
@@ -127,19 +121,20 @@ def watch_game(video: Path, reader: Any, players: int, first: int, settle_s: flo
     return calls, score
 
 
-def evaluate(folder: Path, reader: Any, settle_s: float = 1.5, rules: Rules = STANDARD) -> GameScore:
+def evaluate(folder: Path, reader: Any, settle_s: float = 1.5, rules: Rules = STANDARD,
+             sample_fps: float = WATCH_FPS) -> GameScore:
+    """Every game of `folder` (each `game-*.json` beside its video), scored and timed together."""
     total = GameScore()
     for truth_path in sorted(folder.glob("game-*.json")):  # the truth is written once the video is
         video = truth_path.with_suffix(".mp4")
         truth = json.loads(truth_path.read_text())
         calls, timing = watch_game(video, reader, int(truth["players"]), int(truth.get("first_seat", 1)),
-                                   settle_s, rules)
+                                   settle_s, rules, sample_fps)
         score = score_calls(truth["turns"], calls)
         for wrong in score.wrong:
             wrong["video"] = video.name
-        score.frames, score.wall_s, score.video_s = timing.frames, timing.wall_s, timing.video_s
-        score.verdict_ms = timing.verdict_ms
         total.add(score)
+        total.add(timing)
     return total
 
 
