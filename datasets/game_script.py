@@ -248,16 +248,14 @@ def lay_out(
             pending.append(list(s))
     owner = {i: k for k, s in enumerate(previous.sets) for i in s}
     # Changed sets claim the slot of the old set they share most tiles with (most shared first).
-    claims: list[tuple[int, int, list[int]]] = []
+    claims: list[tuple[int, int, list[int], Counter[int]]] = []
     for n, s in enumerate(pending):
         shared = Counter(owner[i] for i in s if i in owner and owner[i] not in used_old)
         if shared:
-            k, count = max(shared.items(), key=lambda kv: (kv[1], -kv[0]))
-            claims.append((count, n, s))
+            claims.append((max(shared.values()), n, s, shared))
     claims.sort(key=lambda c: (-c[0], c[1]))
     claimed: dict[int, tuple[int, list[int]]] = {}
-    for _count, n, s in claims:
-        shared = Counter(owner[i] for i in s if i in owner and owner[i] not in used_old)
+    for _count, n, s, shared in claims:
         for k, _c in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0])):
             if k not in claimed:
                 claimed[k] = (n, s)

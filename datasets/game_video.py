@@ -38,7 +38,7 @@ from datasets.backgrounds import pick_surface
 from datasets.camera import Camera
 from datasets.effects import color_cast, light_falloff, soft_blur
 from datasets.game_script import GameScript, ScriptEvent, simulate_game, table_bounds
-from datasets.scene import _background, _Painter
+from datasets.scene import _background, _light_direction, _Painter
 from datasets.tile_face import Edition
 
 SETTLE_S = 1.5
@@ -95,8 +95,7 @@ def game_look(script: GameScript, size: tuple[int, int] = (1000, 750)) -> GameLo
     surface = pick_surface(rng, 0.2)
     area = lay.Layout(focus=corners)
     table, _ = _background(rng, camera, area, width, height, surface, with_wall=False)
-    theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
-    light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
+    light = _light_direction(rng)
     ones = np.ones((height, width, 3), np.float32)
     tone = color_cast(light_falloff(ones, rng), rng).astype(np.float32)
     return GameLook(camera, edition, light, surface, table.astype(np.float32), tone, tile_px, script.seed,
@@ -194,8 +193,9 @@ def _hand_colors(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
 def _seat_direction(seat: int, players: int) -> np.ndarray:
     """Unit vector (pixels) from a seat's edge of the picture into the table: seat 1 at the bottom, then
     (two players) the top, or (three, four) left, top, right."""
-    sides = {2: ["bottom", "top"], 3: ["bottom", "left", "top"], 4: ["bottom", "left", "top", "right"]}
-    side = sides.get(players, sides[4])[(seat - 1) % len(sides.get(players, sides[4]))]
+    four = ["bottom", "left", "top", "right"]
+    sides = {2: ["bottom", "top"], 3: ["bottom", "left", "top"]}.get(players, four)
+    side = sides[(seat - 1) % len(sides)]
     return {"bottom": np.array([0.0, -1.0]), "top": np.array([0.0, 1.0]), "left": np.array([1.0, 0.0]),
             "right": np.array([-1.0, 0.0])}[side]
 

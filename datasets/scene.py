@@ -560,8 +560,7 @@ def render_scene(
     surface = _pick_surface(rng, kind, variants)
 
     img, wall_mask = _background(rng, camera, layout, width, height, surface, with_wall=elevation < 35)
-    theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
-    light = np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
+    light = _light_direction(rng)
     painter = _Painter(img, camera, edition, light, rng)
 
     quads = [camera.project(t.corners) for t in layout.tiles]
@@ -636,6 +635,12 @@ def render_scene(
             truth.objects.append(obj)
     truth.objects += [{"kind": name, "box": [round(v, 2) for v in box]} for name, box in found]
     return (img * 255.0 + 0.5).astype(np.uint8), truth
+
+
+def _light_direction(rng: np.random.Generator) -> np.ndarray:
+    """A unit vector towards the lamp: 10-50 degrees from straight above, from any side."""
+    theta, phi = math.radians(rng.uniform(10, 50)), rng.uniform(0, 2 * math.pi)
+    return np.array([math.sin(theta) * math.cos(phi), math.sin(theta) * math.sin(phi), math.cos(theta)])
 
 
 def _virtual_tile_px(camera: Camera, layout: lay.Layout) -> float:

@@ -8,7 +8,6 @@ prints and returns the exit code: 0, or 2 when an image cannot be read (the othe
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import sys
 from collections import Counter
@@ -53,11 +52,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
             " order given); never over an input image"
         ),
     )
-
-
-@functools.cache
-def shipped_confidence_map() -> ConfidenceMap:
-    return ConfidenceMap.load()
 
 
 def tiles_to_json(
@@ -138,7 +132,8 @@ def rack_points(rack: list[str], doubtful_positions: list[int], rules: Any) -> i
     from assistant.rules import rack_value
     from assistant.tiles import Tile
 
-    sure = [t for k, t in enumerate(rack) if k not in set(doubtful_positions) and t != "?"]
+    apart = set(doubtful_positions)
+    sure = [t for k, t in enumerate(rack) if k not in apart and t != "?"]
     return rack_value([Tile.parse(t) for t in sure], rules)
 
 

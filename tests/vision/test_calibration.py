@@ -389,12 +389,17 @@ def test_a_tile_photo_with_nothing_read_says_so() -> None:
         check_readings(both, [(i, t) for i, t in pairs if not t.is_joker], STANDARD_LAYOUT)
 
 
+def _bare_and_tiles(table: dict, tiles: str) -> list[str]:
+    """`calibrate`'s arguments for the rendered bare table and the rendered tile photo `tiles`."""
+    folder = table["folder"]
+    return ["--empty", str(folder / "empty.jpg"), "--tiles", str(folder / tiles)]
+
+
 def test_a_rendered_calibration_photo_is_kept_with_its_layout_and_refused_with_its_tiles_shuffled(
     table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = table["folder"]
     out = tmp_path / "p"
-    photo = ["--empty", str(folder / "empty.jpg"), "--tiles", str(folder / "calibration.jpg")]
+    photo = _bare_and_tiles(table, "calibration.jpg")
     assert main(["calibrate", "--out", str(out), *photo, "--json"]) == 0  # held-out inks: cyan, yellow
     assert json.loads(capsys.readouterr().out)["tiles_learned"] == 54
     out.unlink()
@@ -410,9 +415,8 @@ def test_a_rendered_calibration_photo_is_kept_with_its_layout_and_refused_with_i
 def test_a_rendered_calibration_photo_with_its_rows_in_another_order_is_exit_2_and_no_profile(
     table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    folder = table["folder"]
     out = tmp_path / "p"
-    photo = ["--empty", str(folder / "empty.jpg"), "--tiles", str(folder / "reordered.jpg")]
+    photo = _bare_and_tiles(table, "reordered.jpg")
     assert main(["calibrate", "--out", str(out), *photo, "--json"]) == 2  # rows blue, red, orange, black
     captured = capsys.readouterr()
     assert captured.out == "" and "Traceback" not in captured.err

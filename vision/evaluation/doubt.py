@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -29,53 +28,31 @@ THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 def scene_statuses(folder: Path, reader: Any) -> Iterable[tuple[float, str]]:
     """(confidence, status) of each tile the reader reports on a render folder."""
     from assistant.rules import STANDARD
-    from vision.detections import box_iou
-    from vision.evaluation.reading import match_boxes
-    from vision.evaluation.scenes import TOUCHES_A_TILE
+    from vision.evaluation.scenes import match_scene, rendered_scenes
     from vision.read import read_document
 
-    for scene_file in sorted((folder / "scenes").glob("*.json")):
-        scene = json.loads(scene_file.read_text())
-        frame = cv2.imread(str(folder / "images" / f"{scene_file.stem}.jpg"), cv2.IMREAD_COLOR)
-        document, _ = read_document(scene_file.stem, frame, reader.read(frame), STANDARD, floor=0.0)
+    for image_path, scene, frame in rendered_scenes(folder):
+        document, _ = read_document(image_path.stem, frame, reader.read(frame), STANDARD, floor=0.0)
         tiles = scene["tiles"]
-        labelled = [i for i, t in enumerate(tiles) if t.get("labelled", True)]
-        truth = np.array([tiles[i]["box"] for i in labelled], float).reshape(-1, 4)
-        every = np.array([t["box"] for t in tiles], float).reshape(-1, 4)
-        boxes = np.array([t["box"] for t in document["tiles"]], float).reshape(-1, 4)
-        matched = dict(match_boxes(boxes, truth))
-        touching = box_iou(boxes, every).max(axis=1) if len(every) and len(boxes) else np.zeros(len(boxes))
+        matched, false = match_scene(tiles, document["tiles"])
         for p, item in enumerate(document["tiles"]):
             if p in matched:
-                right = item["tile"] == tiles[labelled[matched[p]]]["token"]
+                right = item["tile"] == tiles[matched[p]]["token"]
                 yield item["confidence"], "right" if right else "misread"
-            elif touching[p] < TOUCHES_A_TILE:
+            elif p in false:
                 yield item["confidence"], "false"
 
 
 def photo_statuses(folder: Path, reader: Any, fix_known_errors: bool = True) -> Iterable[tuple[float, str]]:
     """(confidence, status) of each tile the reader reports on labelled real photos."""
     from assistant.rules import STANDARD
-    from assistant.tiles import CLASS_INDEX
-    from vision.evaluation.reading import (
-        IMAGE_SUFFIXES,
-        fix_known_label_errors,
-        match_boxes,
-        parse_label_text,
-        read_class_names,
-    )
+    from vision.evaluation.reading import image_files, labelled_photos, match_boxes
     from vision.evaluation.real_racks import token_of
-    from vision.frames import load_image
     from vision.read import read_document
 
-    to_project = np.array([CLASS_INDEX[n] for n in read_class_names(folder / "data.yaml")], np.int64)
-    for photo in sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
-        frame = load_image(photo)
-        label = folder / "labels" / f"{photo.stem}.txt"
-        truth, ids = parse_label_text(label.read_text(), frame.shape[1], frame.shape[0])
-        ids = to_project[ids]
-        if fix_known_errors:
-            ids = fix_known_label_errors(photo.name, truth, ids)
+    photos = image_files(folder / "images")
+    for photo, frame, truth, ids in labelled_photos(photos, folder / "labels", folder / "data.yaml",
+                                                    fix_known_errors):
         document, _ = read_document(photo.name, frame, reader.read(frame), STANDARD, floor=0.0)
         boxes = np.array([t["box"] for t in document["tiles"]], float).reshape(-1, 4)
         matched = dict(match_boxes(boxes, truth))

@@ -17,8 +17,8 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +93,32 @@ def fix_known_label_errors(photo: str, boxes: np.ndarray, class_ids: np.ndarray)
                 lower = same[np.argmax(centre_y[same])]
                 fixed[lower] = CLASS_INDEX[f"black_{number}"]
     return fixed
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The images in `folder` (`IMAGE_SUFFIXES`), sorted by name."""
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def labelled_photos(
+    photos: Iterable[Path], labels: Path, data_yaml: Path | None, fix_known_errors: bool = False
+) -> Iterator[tuple[Path, np.ndarray, np.ndarray, np.ndarray]]:
+    """(photo, its frame, its labelled boxes in pixels, their class ids in the project's order) for each
+    photo: labels in `labels/STEM.txt` (none there: no tiles), classes in `data_yaml`'s order (None: the
+    project's), the `KNOWN_LABEL_ERRORS` corrected when `fix_known_errors`."""
+    from vision.frames import load_image
+
+    label_names = read_class_names(data_yaml) if data_yaml else list(CLASS_NAMES)
+    to_project = np.array([CLASS_INDEX[name] for name in label_names], dtype=np.int64)
+    for photo in photos:
+        frame = load_image(photo)
+        label_file = labels / f"{photo.stem}.txt"
+        text = label_file.read_text() if label_file.exists() else ""
+        true_boxes, label_ids = parse_label_text(text, frame.shape[1], frame.shape[0])
+        true_ids = to_project[label_ids]
+        if fix_known_errors:
+            true_ids = fix_known_label_errors(photo.name, true_boxes, true_ids)
+        yield photo, frame, true_boxes, true_ids
 
 
 def series_and_number(photo: str) -> tuple[str, int | None]:
@@ -179,6 +205,25 @@ def compare(
 
 def _ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
+
+
+def share(numerator: int, denominator: int) -> float | None:
+    """numerator / denominator rounded to 4 places, as the evaluations report it; None over 0."""
+    return round(numerator / denominator, 4) if denominator else None
+
+
+@dataclass
+class Counts:
+    """Base of an evaluation's counts (a dataclass of numbers, and lists of what was seen)."""
+
+    def add(self, other: Counts) -> None:
+        """Count `other`'s in with these: numbers summed, lists joined."""
+        for name in (f.name for f in fields(self)):
+            mine = getattr(self, name)
+            if isinstance(mine, list):
+                mine.extend(getattr(other, name))
+            else:
+                setattr(self, name, mine + getattr(other, name))
 
 
 def _color_letter(class_id: int) -> str:
@@ -375,23 +420,13 @@ def evaluate(
     `turn`, `scale`, `jpeg_quality`: each photo as `taken_otherwise` gives it. `floor`: tiles under this
     calibrated confidence are left out, as `rummi read` leaves them (`vision.confidence.NO_TILE_BELOW`)."""
     from assistant.rules import STANDARD
-    from vision.frames import load_image
     from vision.layout import rebuild
 
-    label_names = read_class_names(data_yaml) if data_yaml else list(CLASS_NAMES)
-    to_project = np.array([CLASS_INDEX[name] for name in label_names], dtype=np.int64)
-    photos = sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    photos = image_files(images)
     if not photos:
         raise SystemExit(f"no images in {images}")
     results, details, times = [], [], []
-    for photo in photos:
-        frame = load_image(photo)
-        label_file = labels / f"{photo.stem}.txt"
-        text = label_file.read_text() if label_file.exists() else ""
-        true_boxes, label_ids = parse_label_text(text, frame.shape[1], frame.shape[0])
-        true_ids = to_project[label_ids]
-        if fix_known_errors:
-            true_ids = fix_known_label_errors(photo.name, true_boxes, true_ids)
+    for photo, frame, true_boxes, true_ids in labelled_photos(photos, labels, data_yaml, fix_known_errors):
         if turn or scale != 1.0 or jpeg_quality is not None:
             frame, true_boxes = taken_otherwise(frame, true_boxes, turn, scale, jpeg_quality)
         started = time.perf_counter()

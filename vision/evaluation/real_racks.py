@@ -22,18 +22,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from assistant.tiles import CLASS_INDEX, CLASS_NAMES, tile_from_class_name
-from vision.evaluation.reading import IMAGE_SUFFIXES, match_boxes, parse_label_text, read_class_names
+from assistant.tiles import CLASS_NAMES, tile_from_class_name
+from vision.evaluation.reading import Counts, image_files, labelled_photos, match_boxes, share
 
 
 @dataclass
-class RackScores:
+class RackScores(Counts):
     photos: int = 0
     tiles: int = 0
     found: int = 0
@@ -50,21 +50,14 @@ class RackScores:
     doubtful_wrong: int = 0
     sure_wrong: int = 0
 
-    def add(self, other: RackScores) -> None:
-        for name in (f.name for f in fields(self)):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
     def figures(self) -> dict[str, Any]:
-        def ratio(a: int, b: int) -> float | None:
-            return round(a / b, 4) if b else None
-
         return {
             "photos": self.photos,
             "tiles": self.tiles,
-            "recall": ratio(self.found, self.tiles),
-            "tiles_right": ratio(self.right, self.tiles),
+            "recall": share(self.found, self.tiles),
+            "tiles_right": share(self.right, self.tiles),
             "false_tiles": self.false_tiles,
-            "rack_tiles_in_their_rack": ratio(self.rack_tiles_in_their_rack, self.rack_tiles),
+            "rack_tiles_in_their_rack": share(self.rack_tiles_in_their_rack, self.rack_tiles),
             "racks": self.racks,
             "racks_found": self.racks_found,
             "racks_in_order": self.racks_in_order,
@@ -153,23 +146,18 @@ def layout_rack_indices(layout: Any) -> list[list[int]]:
 
 def evaluate(folder: Path, reader: Any, only: list[str] | None = None) -> tuple[RackScores, list[str]]:
     from assistant.rules import STANDARD
-    from vision.frames import load_image
     from vision.read import read_document
 
     racks = json.loads((folder / "racks.json").read_text())
-    label_names = read_class_names(folder / "data.yaml")
-    to_project = np.array([CLASS_INDEX[name] for name in label_names], dtype=np.int64)
-    photos = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    photos = image_files(folder / "images")
     if only:
         photos = [p for p in photos if p.name.startswith(tuple(only))]
     if not photos:
         raise SystemExit(f"no photos in {folder / 'images'}")
     total, details = RackScores(), []
-    for photo in photos:
-        frame = load_image(photo)
-        label = folder / "labels" / f"{photo.stem}.txt"
-        true_boxes, label_ids = parse_label_text(label.read_text(), frame.shape[1], frame.shape[0])
-        true_tokens = [token_of(int(i)) for i in to_project[label_ids]]
+    labelled = labelled_photos(photos, folder / "labels", folder / "data.yaml")
+    for photo, frame, true_boxes, true_ids in labelled:
+        true_tokens = [token_of(int(i)) for i in true_ids]
         detections = reader.read(frame)
         document, layout = read_document(photo.name, frame, detections, STANDARD)
         truth = racks.get(photo.name, {}).get("racks", [])

@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import numpy as np
 from assistant.rules import STANDARD
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap
 from vision.detections import box_iou
-from vision.evaluation.reading import match_boxes
+from vision.evaluation.reading import Counts, match_boxes, share
 from vision.read import read_document
 from vision.reader import TileReader
 
@@ -36,7 +37,7 @@ hidden to be labelled."""
 
 
 @dataclass
-class KindScores:
+class KindScores(Counts):
     scenes: int = 0
     tiles: int = 0
     found: int = 0
@@ -53,29 +54,20 @@ class KindScores:
     rack_pairs_in_order: int = 0
     reported: list[tuple[float, bool]] = field(default_factory=list)
 
-    def add(self, other: KindScores) -> None:
-        """Count `other`'s scenes in with these."""
-        for name in (f.name for f in fields(self) if f.name != "reported"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.reported.extend(other.reported)
-
     def figures(self) -> dict[str, Any]:
-        def ratio(a: int, b: int) -> float | None:
-            return round(a / b, 4) if b else None
-
         return {
             "scenes": self.scenes,
             "tiles": self.tiles,
-            "recall": ratio(self.found, self.tiles),
-            "precision": ratio(self.found, self.found + self.false_tiles),
-            "end_to_end": ratio(self.right, self.tiles),
-            "false_tiles_per_scene": ratio(self.false_tiles, self.scenes),
-            "scenes_without_false_tiles": ratio(self.clean_scenes, self.scenes),
+            "recall": share(self.found, self.tiles),
+            "precision": share(self.found, self.found + self.false_tiles),
+            "end_to_end": share(self.right, self.tiles),
+            "false_tiles_per_scene": share(self.false_tiles, self.scenes),
+            "scenes_without_false_tiles": share(self.clean_scenes, self.scenes),
             "rack_tiles": self.rack_tiles,
-            "rack_tiles_in_racks": ratio(self.rack_tiles_in_racks, self.rack_tiles),
-            "table_tiles_put_on_racks": ratio(self.table_tiles_in_racks, self.table_tiles),
-            "racks_in_owner_order": ratio(self.racks_in_owner_order, self.racks_read),
-            "rack_pairs_in_order": ratio(self.rack_pairs_in_order, self.rack_pairs),
+            "rack_tiles_in_racks": share(self.rack_tiles_in_racks, self.rack_tiles),
+            "table_tiles_put_on_racks": share(self.table_tiles_in_racks, self.table_tiles),
+            "racks_in_owner_order": share(self.racks_in_owner_order, self.racks_read),
+            "rack_pairs_in_order": share(self.rack_pairs_in_order, self.rack_pairs),
         }
 
 
@@ -96,23 +88,33 @@ def reliability(pairs: list[tuple[float, bool]]) -> list[dict[str, Any]]:
     return rows
 
 
-def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, Any], layout: Any) -> None:
-    """Add one scene's reading to `scores`."""
-    tiles = scene["tiles"]
+def match_scene(
+    tiles: list[dict[str, Any]], reported: list[dict[str, Any]]
+) -> tuple[dict[int, int], list[int]]:
+    """A scene's reported tiles against its truth's `tiles`: the matched ones (reported index -> index in
+    `tiles`, labelled tiles only) and the false ones (matched to none and touching no placed tile either,
+    `TOUCHES_A_TILE`)."""
     labelled = [i for i, t in enumerate(tiles) if t.get("labelled", True)]
     true_boxes = np.array([tiles[i]["box"] for i in labelled], float).reshape(-1, 4)
     all_boxes = np.array([t["box"] for t in tiles], float).reshape(-1, 4)
-    reported = document["tiles"]
     boxes = np.array([t["box"] for t in reported], float).reshape(-1, 4)
-    pairs = match_boxes(boxes, true_boxes)
-    matched = {p: labelled[t] for p, t in pairs}
-    scores.scenes += 1
-    scores.tiles += len(labelled)
-    scores.found += len(pairs)
+    matched = {p: labelled[t] for p, t in match_boxes(boxes, true_boxes)}
     touching = np.zeros(len(boxes))
     if len(all_boxes) and len(boxes):
         touching = box_iou(boxes, all_boxes).max(axis=1)
     false = [p for p in range(len(reported)) if p not in matched and touching[p] < TOUCHES_A_TILE]
+    return matched, false
+
+
+def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, Any], layout: Any) -> None:
+    """Add one scene's reading to `scores`."""
+    tiles = scene["tiles"]
+    labelled = [i for i, t in enumerate(tiles) if t.get("labelled", True)]
+    reported = document["tiles"]
+    matched, false = match_scene(tiles, reported)
+    scores.scenes += 1
+    scores.tiles += len(labelled)
+    scores.found += len(matched)
     scores.false_tiles += len(false)
     scores.clean_scenes += int(not false)
     on_racks = {placed.index for rack in layout.racks for placed in rack}
@@ -151,19 +153,30 @@ def score_rack_order(scores: KindScores, scene: dict[str, Any], layout: Any, mat
         scores.rack_pairs_in_order += sum(a < b for k, a in enumerate(places) for b in places[k + 1 :])
 
 
-def evaluate_folder(
-    folder: Path, reader: TileReader, limit: int | None = None, confidence_map: ConfidenceMap | None = None
-) -> KindScores:
-    scores = KindScores()
+def rendered_scenes(
+    folder: Path, limit: int | None = None
+) -> Iterator[tuple[Path, dict[str, Any], np.ndarray]]:
+    """(image path, truth, frame) of each scene of a render folder (the first `limit`).
+
+    Raises:
+        SystemExit: the folder has no scenes, or an image cannot be read.
+    """
     scene_files = sorted((folder / "scenes").glob("*.json"))[:limit]
     if not scene_files:
         raise SystemExit(f"no scenes/*.json under {folder}")
     for scene_file in scene_files:
-        scene = json.loads(scene_file.read_text())
         image_path = folder / "images" / f"{scene_file.stem}.jpg"
         frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
         if frame is None:
             raise SystemExit(f"cannot read {image_path}")
+        yield image_path, json.loads(scene_file.read_text()), frame
+
+
+def evaluate_folder(
+    folder: Path, reader: TileReader, limit: int | None = None, confidence_map: ConfidenceMap | None = None
+) -> KindScores:
+    scores = KindScores()
+    for image_path, scene, frame in rendered_scenes(folder, limit):
         detections = reader.read(frame)
         # Fitting a map (`confidence_map` given) sees every tile, also those the shipped floor leaves out.
         floor = 0.0 if confidence_map is not None else NO_TILE_BELOW

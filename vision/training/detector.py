@@ -78,6 +78,11 @@ def detector_label_lines(image: Path) -> list[str]:
     if det.parent.is_dir():
         lines = det.read_text().splitlines() if det.exists() else []
         return [line for line in lines if line.split() and line.split()[0] in {"0", "1"}]
+    return tile_label_lines(image)
+
+
+def tile_label_lines(image: Path) -> list[str]:
+    """The tile classes of the image's `labels/` (none there: no tiles) folded into one class `tile`."""
     label = image.parent.parent / "labels" / f"{image.stem}.txt"
     lines = label.read_text().splitlines() if label.exists() else []
     return [c for c in (one_class_label(line) for line in lines) if c]
@@ -92,9 +97,7 @@ def real_label_lines(image: Path, racks: dict | None = None) -> list[str]:
     """Detector label lines for a labelled real photo (`../shared/real-*`: YOLO polygon tile labels in
     `labels/`, 53 classes): every label a `tile` box; with `racks` (its `racks.json`), each rack a `rack`
     box around its tiles' boxes widened by `RACK_MARGIN` (the photos label tiles, not racks)."""
-    label = image.parent.parent / "labels" / f"{image.stem}.txt"
-    lines = label.read_text().splitlines() if label.exists() else []
-    tiles = [c for c in (one_class_label(line) for line in lines) if c]
+    tiles = tile_label_lines(image)
     out = list(tiles)
     for rack in (racks or {}).get(image.name, {}).get("racks", []):
         boxes = []
@@ -184,16 +187,12 @@ def build_dataset(
             (out / split / "images" / f"{stem}{image.suffix}").symlink_to(image.resolve())
             converted = detector_label_lines(image)
             (out / split / "labels" / f"{stem}.txt").write_text("\n".join(converted) + "\n")
-    real_in_train = _add_real(out, "train", real_train or [], len(splits["train"]))
-    real_in_val = _add_real(out, "val", real_val or [], 0)
-    splits["train"] += [None] * real_in_train
-    splits["val"] += [None] * real_in_val
+    n_train = len(splits["train"]) + _add_real(out, "train", real_train or [], len(splits["train"]))
+    n_val = len(splits["val"]) + _add_real(out, "val", real_val or [], 0)
     data_yaml = out / "data.yaml"
     names = "".join(f"  {i}: {name}\n" for i, name in enumerate(DETECTOR_CLASSES))
     data_yaml.write_text(f"path: {out.resolve()}\ntrain: train/images\nval: val/images\nnames:\n{names}")
-    print(
-        f"dataset: {len(splits['train'])} train, {len(splits['val'])} val images -> {data_yaml}", flush=True
-    )
+    print(f"dataset: {n_train} train, {n_val} val images -> {data_yaml}", flush=True)
     return data_yaml
 
 
