@@ -12,7 +12,6 @@ the director replaced stops working on the next press.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.errors import InputError
+from assistant.server_settings import server_setting
 from assistant.storage import RoundRecord, Storage
 from assistant.storage.database import StorageError
 from assistant.storage.links import GameTable, Grant, TournamentTable
@@ -62,29 +62,19 @@ def director_key_setting(
     Raises:
         InputError: `--director-key` without a value, or a key shorter than 12 characters.
     """
-    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    parser.add_argument("--director-key")
-    try:
-        known, _ = parser.parse_known_args(list(argv))
-    except argparse.ArgumentError as error:
-        raise InputError(
-            f"the app's command line: {error} (use: streamlit run app.py -- --director-key KEY)"
-        ) from None
-    if known.director_key is not None:
-        found = KeySetting(known.director_key, "the --director-key option")
-    elif environ.get(KEY_ENV_VAR):
-        found = KeySetting(environ[KEY_ENV_VAR], f"the {KEY_ENV_VAR} environment variable")
-    elif secrets.get(KEY_SECRET):
-        found = KeySetting(str(secrets[KEY_SECRET]), f"the secret {KEY_SECRET!r}")
-    else:
+    found = server_setting(
+        argv, environ, secrets, "--director-key", KEY_ENV_VAR, KEY_SECRET, "--director-key KEY"
+    )
+    if found is None:
         return KeySetting(None, "no director key is set")
-    key = (found.key or "").strip()
+    given, source = found
+    key = given.strip()
     if len(key) < MIN_KEY_LENGTH:
         raise InputError(
-            f"the director key from {found.source} has {len(key)} characters; it needs at least "
+            f"the director key from {source} has {len(key)} characters; it needs at least "
             f"{MIN_KEY_LENGTH} (make one with: python -c \"import secrets; print(secrets.token_urlsafe())\")"
         )
-    return KeySetting(key, found.source)
+    return KeySetting(key, source)
 
 
 @dataclass(frozen=True)

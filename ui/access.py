@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from ipaddress import ip_address
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
@@ -134,8 +134,3 @@ def app_address() -> str:
     the director opened it as localhost."""
     url = (st.context.url or "http://localhost:8501").split("?")[0]
     return lan_base_url(url, lan_address())
-
-
-def table_link(base: str, params: dict[str, str]) -> str:
-    """The link a table's device opens: the app at `base` with `params` (its table and its token)."""
-    return f"{base.rstrip('/')}/?{urlencode(params)}"

@@ -126,12 +126,10 @@ def lan_address() -> str:
 def phone_ui(params: dict[str, str] | None = None) -> None:
     """The address to open on a phone at the table, and its QR code; `params` (the game and its table's
     token, `ui.access`) go in the link."""
-    from urllib.parse import urlencode
-
     https = bool(st.get_option("server.sslCertFile"))
     url = helpers.phone_url(https, lan_address(), int(st.get_option("server.port") or 8501))
     if params:
-        url = f"{url}/?{urlencode(params)}"
+        url = helpers.table_link(url, params)
     with st.expander("Open on a phone", expanded=False):
         left, right = st.columns([1, 2])
         left.image(helpers.qr_png(url), width=180, caption=url)

@@ -7,7 +7,6 @@ records (`assistant.storage`); the screens in `ui/` only move their results into
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.errors import InputError
 from assistant.scoring import Ledger, RoundResult
+from assistant.server_settings import server_setting
 from assistant.slots import Slot
 from assistant.storage import DB_ENV_VAR, StorageError, default_db_path, is_url
 from assistant.storage.database import to_url
@@ -68,20 +68,9 @@ def database_setting(
     Raises:
         InputError: `--db` without a value.
     """
-    parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
-    parser.add_argument("--db")
-    try:
-        known, _ = parser.parse_known_args(list(argv))
-    except argparse.ArgumentError as error:
-        raise InputError(
-            f"the app's command line: {error} (use: streamlit run app.py -- --db PATH-OR-URL)"
-        ) from None
-    if known.db:
-        return DatabaseSetting(db_target_of(known.db), "the --db option")
-    if environ.get(DB_ENV_VAR):
-        return DatabaseSetting(db_target_of(environ[DB_ENV_VAR]), f"the {DB_ENV_VAR} environment variable")
-    if secrets.get(DB_SECRET):
-        return DatabaseSetting(db_target_of(str(secrets[DB_SECRET])), f"the secret {DB_SECRET!r}")
+    found = server_setting(argv, environ, secrets, "--db", DB_ENV_VAR, DB_SECRET, "--db PATH-OR-URL")
+    if found is not None:
+        return DatabaseSetting(db_target_of(found[0]), found[1])
     return DatabaseSetting(str(default_db_path(environ)), "the default")
 
 
@@ -483,6 +472,13 @@ def games_rows(entries: Sequence[tuple[Any, Sequence[Any], Rules]]) -> list[dict
 def phone_url(https: bool, address: str, port: int) -> str:
     """The address a phone on the same network opens."""
     return f"{'https' if https else 'http'}://{address}:{port}"
+
+
+def table_link(base: str, params: dict[str, str]) -> str:
+    """The link a table's device opens: the app at `base` with `params` (its table and its token)."""
+    from urllib.parse import urlencode
+
+    return f"{base.rstrip('/')}/?{urlencode(params)}"
 
 
 def camera_blocked(page_url: str) -> bool:

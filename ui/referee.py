@@ -19,7 +19,6 @@ import struct
 import threading
 import time
 import wave
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,14 +27,16 @@ import cv2
 import numpy as np
 import streamlit as st
 
-from assistant.referee import DREW, Call, Referee, RefereeError
+from assistant.referee import DREW, PUT_BACK, Call, Referee, RefereeError
 from assistant.rules import Rules
 from assistant.storage import Game, Storage, StorageError
 from assistant.storage.referee import RefereeGame, RefereeStore
+from assistant.tiles import format_tiles
+from ui import helpers
 from ui.common import INVALID_MARK, VALID_MARK, tile_reader
 from vision import photos
 from vision.annotate import annotate
-from vision.tracking import draw_rate
+from vision.tracking import FrameRate, draw_rate
 from vision.watch import GameWatcher, WatchEvent
 
 POLL_S = 1.0
@@ -118,7 +119,7 @@ class RefereeStream:
         self._latest: tuple[np.ndarray, float, int] | None = None
         self._frames = 0
         self._worker: threading.Thread | None = None
-        self._handled: deque[float] = deque()
+        self._rate = FrameRate()
         self.moving = True
         self.last_error: str | None = None
         self.last_frame_at: float | None = None
@@ -130,11 +131,7 @@ class RefereeStream:
     @property
     def fps(self) -> float:
         """Frames shown a second over the last two seconds (0 before two frames)."""
-        with self._wake:
-            times = list(self._handled)
-        if len(times) < 2 or times[-1] <= times[0]:
-            return 0.0
-        return (len(times) - 1) / (times[-1] - times[0])
+        return self._rate.fps
 
     # -- the video thread ----------------------------------------------------------------------------------
 
@@ -145,9 +142,7 @@ class RefereeStream:
             self._frames += 1
             self._latest = (image, now, self._frames)
             self.last_frame_at = now
-            self._handled.append(now)
-            while self._handled and self._handled[0] < now - 2.0:
-                self._handled.popleft()
+            self._rate.tick(now)
             if self._worker is None:
                 self._worker = threading.Thread(target=self._run, name="referee-watch", daemon=True)
                 self._worker.start()
@@ -571,13 +566,13 @@ def verdict_box(call: Call, names: dict[int, str]) -> None:
         st.markdown(f"## :green[:material/check_circle: Legal{corrected}]")
     else:
         st.markdown(f"## :red[:material/cancel: Not legal{corrected}]")
-    what = "put the table back" if call.action == "put back" else _played(call)
+    what = "put the table back" if call.action == PUT_BACK else _played(call)
     st.markdown(f"**Turn {call.turn} · {who}** {what}")
     if call.reasons:
         lines = "\n".join(f"- {reason}" for reason in call.reasons)
         (st.caption if call.legal else st.error)(lines)
     if call.penalty_tiles:
-        st.warning(f"Penalty: {who} draws {call.penalty_tiles} tile{'s' if call.penalty_tiles != 1 else ''}.")
+        st.warning(f"Penalty: {who} draws {helpers.counted(call.penalty_tiles, 'tile')}.")
     for note in call.unsure:
         st.warning(f"Check this tile: {note}")
 
@@ -585,9 +580,9 @@ def verdict_box(call: Call, names: dict[int, str]) -> None:
 def _played(call: Call) -> str:
     parts = []
     if call.added:
-        parts.append("played " + " ".join(str(t) for t in call.added))
+        parts.append(f"played {format_tiles(call.added)}")
     if call.removed:
-        parts.append("took " + " ".join(str(t) for t in call.removed))
+        parts.append(f"took {format_tiles(call.removed)}")
     return " and ".join(parts) or "moved tiles"
 
 

@@ -33,6 +33,7 @@ from assistant.storage.links import TableLinks, TournamentTable
 from assistant.storage.tournaments import GameConflict, Tournament, TournamentStore
 from assistant.tournament import TableLink, TournamentError, parse_players
 from ui import access as access_ui
+from ui import helpers
 
 VIEWS = ("Director", "My table")
 NO_FAILED_OPENING = "opened"
@@ -181,7 +182,7 @@ def tables_ui(tournament: Tournament, links: TableLinks) -> None:
 
 def table_url(base: str, tournament: str, table: int, token: str) -> str:
     """Table `table`'s link: the tournament, the table number and the table's token."""
-    return access_ui.table_link(
+    return helpers.table_link(
         base, {"tournament": tournament, "table": str(table), access_ui.LINK_PARAM: token}
     )
 

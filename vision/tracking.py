@@ -236,6 +236,31 @@ class LiveFrame:
     classified: int = 0
 
 
+class FrameRate:
+    """Frames a second over the last `window_s` seconds, for a screen to show; ticked from a video thread."""
+
+    def __init__(self, window_s: float = 2.0) -> None:
+        self.window_s = window_s
+        self._lock = threading.Lock()
+        self._times: deque[float] = deque()
+
+    def tick(self, now: float) -> None:
+        """One frame handled at `now` (seconds)."""
+        with self._lock:
+            self._times.append(now)
+            while self._times and self._times[0] < now - self.window_s:
+                self._times.popleft()
+
+    @property
+    def fps(self) -> float:
+        """Frames a second over the last `window_s` seconds (0 before two frames)."""
+        with self._lock:
+            times = list(self._times)
+        if len(times) < 2 or times[-1] <= times[0]:
+            return 0.0
+        return (len(times) - 1) / (times[-1] - times[0])
+
+
 class LiveReader:
     """Reads a camera stream for the live screen without running the whole read on every frame.
 
@@ -263,25 +288,19 @@ class LiveReader:
         self.crop_change_above = crop_change_above
         self.same_place_iou = same_place_iou
         self.refresh_s = refresh_s
-        self.window_s = window_s
         self._clock = clock
-        self._lock = threading.Lock()
+        self._rate = FrameRate(window_s)
         self._last: LiveFrame | None = None
         self._thumbnail: np.ndarray | None = None
         self._read_at = -math.inf
         self._boxes = np.zeros((0, 4), np.float32)
         self._crops = np.zeros((0, 1, 1, 3), np.uint8)
         self._readings: Any = None
-        self._handled: deque[float] = deque()
 
     @property
     def fps(self) -> float:
         """Frames handled a second over the last `window_s` seconds (0 before two frames)."""
-        with self._lock:
-            times = list(self._handled)
-        if len(times) < 2 or times[-1] <= times[0]:
-            return 0.0
-        return (len(times) - 1) / (times[-1] - times[0])
+        return self._rate.fps
 
     def update(self, frame: np.ndarray) -> LiveFrame:
         """Handle one BGR frame; returns what the screen shows for it."""
@@ -300,10 +319,7 @@ class LiveReader:
             self._last, self._thumbnail = shown, thumbnail
             if shown.step == "read":
                 self._read_at = now
-        with self._lock:
-            self._handled.append(now)
-            while self._handled and self._handled[0] < now - self.window_s:
-                self._handled.popleft()
+        self._rate.tick(now)
         return shown
 
     def _read(self, frame: np.ndarray, full: bool) -> LiveFrame:

@@ -11,9 +11,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -114,6 +115,17 @@ def require_chromium() -> Path:
             f"{CHROMIUM} is missing: the browser test needs Debian's Chromium (`apt-get install -y chromium`)"
         )
     return CHROMIUM
+
+
+def launch_chromium(playwright: Any, video: Path | None = None, args: Sequence[str] = CHROMIUM_ARGS) -> Any:
+    """Headless Chromium (`args`) whose fake camera shows `video` (a .y4m file), or Chromium's own test
+    pattern without one.
+
+    Raises:
+        RuntimeError: Chromium is not installed (`require_chromium`).
+    """
+    video_args = [f"--use-file-for-fake-video-capture={video}"] if video is not None else []
+    return playwright.chromium.launch(executable_path=str(require_chromium()), args=[*args, *video_args])
 
 
 def rack_photos(folder: Path, count: int = 2, seed: int = 2027, long_side: int = 1024) -> list[Path]:

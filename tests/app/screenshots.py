@@ -15,15 +15,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from app_browser import (
-    CHROMIUM_ARGS,
-    ROOT,
-    rack_photos,
-    require_chromium,
-    scene_image,
-    streamlit_server,
-    write_y4m,
-)
+from app_browser import ROOT, launch_chromium, rack_photos, scene_image, streamlit_server, write_y4m
 from PIL import Image
 from playwright.sync_api import Page, expect, sync_playwright
 
@@ -88,7 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    chromium = require_chromium()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         video = write_y4m(scene_image(), work / "table.y4m")
@@ -96,10 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         seeded_db = work / "seeded.sqlite3"
         friday, cup = seed_game(seeded_db)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(chromium),
-                args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-            )
+            browser = launch_chromium(playwright, video)
             for width_name, (width, height) in WIDTHS.items():
                 with streamlit_server(example_db.with_name(f"example-{width_name}.sqlite3")) as url:
                     page = browser.new_page(viewport={"width": width, "height": height})

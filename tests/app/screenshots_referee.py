@@ -11,7 +11,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, streamlit_server
+from app_browser import ROOT, launch_chromium, streamlit_server
 from playwright.sync_api import expect, sync_playwright
 from screenshots import WIDTHS, shoot
 from test_referee_browser import referee_video, start_referee
@@ -22,15 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    chromium = require_chromium()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         video = referee_video(work / "game.y4m", seconds=11.0, hold_s=20.0)  # turn 2 stays the last
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(chromium),
-                args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-            )
+            browser = launch_chromium(playwright, video)
             for width_name, (width, height) in WIDTHS.items():
                 with streamlit_server(work / f"referee-{width_name}.sqlite3") as url:
                     page = browser.new_page(viewport={"width": width, "height": height})

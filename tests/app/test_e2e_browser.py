@@ -6,15 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app_browser import (
-    CHROMIUM_ARGS,
-    page_overflow,
-    rack_photos,
-    require_chromium,
-    scene_image,
-    streamlit_server,
-    write_y4m,
-)
+from app_browser import launch_chromium, page_overflow, rack_photos, scene_image, streamlit_server, write_y4m
 from playwright.sync_api import expect, sync_playwright
 
 VERDICT = re.compile(r"Table valid|Table not valid|tile\(s\) not read")
@@ -22,13 +14,9 @@ TILES_AND_POINTS = re.compile(r"^Player 1: (\d+) tiles? · ")
 
 
 def test_camera_photo_to_verdict_in_a_real_browser(tmp_path: Path) -> None:
-    chromium = require_chromium()
     video = write_y4m(scene_image(), tmp_path / "table.y4m")
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(chromium),
-            args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-        )
+        browser = launch_chromium(playwright, video)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(url)
@@ -52,10 +40,9 @@ def test_camera_photo_to_verdict_in_a_real_browser(tmp_path: Path) -> None:
 def test_a_round_scored_from_photos_of_the_racks_on_a_phone(tmp_path: Path) -> None:
     """Each player's rack photographed (rendered rack scenes), read, one tile fixed in two taps, the round
     confirmed, at a phone's width. What the shipped models read is not asserted, only the flow."""
-    chromium = require_chromium()
     shots = rack_photos(tmp_path, count=2)
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(url)
@@ -106,10 +93,9 @@ def test_a_round_scored_from_photos_of_the_racks_on_a_phone(tmp_path: Path) -> N
 
 
 def test_a_13_tile_run_wraps_on_a_phone(tmp_path: Path) -> None:
-    chromium = require_chromium()
     run = " ".join(f"b{n}" for n in range(1, 14))
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(url)

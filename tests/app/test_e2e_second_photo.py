@@ -11,7 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from app_browser import CHROMIUM_ARGS, ROOT, require_chromium, streamlit_server
+from app_browser import CHROMIUM_ARGS, ROOT, launch_chromium, streamlit_server
 from playwright.sync_api import Page, expect, sync_playwright
 
 EXAMPLE = ROOT / "vision" / "examples" / "table.jpg"
@@ -48,11 +48,10 @@ def tiles_seen(page: Page) -> int:
 
 
 def test_a_second_upload_is_read_and_shown_in_a_real_browser(tmp_path: Path) -> None:
-    chromium = require_chromium()
     part = tmp_path / "part.jpg"
     cv2.imwrite(str(part), part_of_the_example())
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             open_app(page, url)
@@ -93,14 +92,10 @@ def test_a_second_camera_photo_is_read_and_shown_in_a_real_browser(tmp_path: Pat
     """The fake camera alternates the whole example and a part of it; after the first shot, shots are
     taken again until one shows the other photo: its tile count must then be shown (before the fix, the
     first photo's stayed)."""
-    chromium = require_chromium()
     whole = cv2.imread(str(EXAMPLE))
     video = write_two_photo_video(whole, part_of_the_example(), tmp_path / "two.y4m")
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(chromium),
-            args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-        )
+        browser = launch_chromium(playwright, video)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             open_app(page, url)
@@ -128,10 +123,9 @@ def test_a_second_camera_photo_is_read_and_shown_in_a_real_browser(tmp_path: Pat
 
 
 def test_live_video_without_a_camera_says_so(tmp_path: Path) -> None:
-    chromium = require_chromium()
     without_camera = [arg for arg in CHROMIUM_ARGS if "fake-device" not in arg]
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=without_camera)
+        browser = launch_chromium(playwright, args=without_camera)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             open_app(page, url)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app_browser import CHROMIUM_ARGS, require_chromium, streamlit_server
+from app_browser import CHROMIUM_ARGS, launch_chromium, streamlit_server
 from playwright.sync_api import Page, expect, sync_playwright
 
 VIDEO_FPS = 15
@@ -49,14 +49,10 @@ def start_referee(page: Page, url: str) -> None:
 
 
 def test_verdicts_appear_with_no_tap(tmp_path: Path) -> None:
-    chromium = require_chromium()
     # The mended table held still after turn 2, so the file's restart comes after the draw.
     video = referee_video(tmp_path / "game.y4m", seconds=11.0, hold_s=15.0)
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(chromium),
-            args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-        )
+        browser = launch_chromium(playwright, video)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             start_referee(page, url)
@@ -91,12 +87,11 @@ def test_verdicts_appear_with_no_tap(tmp_path: Path) -> None:
 
 
 def test_a_refused_camera_gets_a_plain_message(tmp_path: Path) -> None:
-    chromium = require_chromium()
     # No fake permission prompt: the browser refuses the camera, as a player who taps "Block".
     refusing = [a for a in CHROMIUM_ARGS if a != "--use-fake-ui-for-media-stream"]
     refusing.append("--deny-permission-prompts")
     with streamlit_server(tmp_path / "games.sqlite3") as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=refusing)
+        browser = launch_chromium(playwright, args=refusing)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             start_referee(page, url)

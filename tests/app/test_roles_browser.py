@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from app_browser import CHROMIUM_ARGS, require_chromium, streamlit_server
+from app_browser import launch_chromium, streamlit_server
 from playwright.sync_api import expect, sync_playwright
 
 from assistant.hall import open_hall, start_tournament
@@ -24,7 +24,6 @@ PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 def test_a_tables_link_cannot_record_at_another_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    chromium = require_chromium()
     db_path = tmp_path / "hall.sqlite3"
     hall = open_hall(db_path)
     tables = start_tournament(hall, "Cup", PLAYERS, table_size=4, seed="7").tables
@@ -32,7 +31,7 @@ def test_a_tables_link_cannot_record_at_another_table(
     own, other = links.table_token("Cup", 1), links.table_token("Cup", 2)
     monkeypatch.setenv("RUMMI_DIRECTOR_KEY", "a-director-key-nobody-at-a-table-has")
     with streamlit_server(db_path) as url, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(f"{url}/?tournament=Cup&table=1&key={own}")
@@ -59,7 +58,6 @@ def test_a_tables_link_cannot_record_at_another_table(
 def test_without_a_key_the_server_computer_directs_and_the_network_looks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    chromium = require_chromium()
     lan = lan_address()
     if lan == "127.0.0.1":
         pytest.skip("this computer has no network address to connect from")
@@ -70,7 +68,7 @@ def test_without_a_key_the_server_computer_directs_and_the_network_looks(
     token = TableLinks(storage.db).game_token(1)
     with streamlit_server(db_path, address="0.0.0.0") as url, sync_playwright() as playwright:
         on_lan = f"http://{lan}:{urlsplit(url).port}"
-        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             here = browser.new_page(viewport={"width": 1280, "height": 900})
             here.goto(url)
