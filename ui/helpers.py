@@ -68,7 +68,9 @@ def database_setting(
     Raises:
         InputError: `--db` without a value.
     """
-    found = server_setting(argv, environ, secrets, "--db", DB_ENV_VAR, DB_SECRET, "--db PATH-OR-URL")
+    found = server_setting(
+        argv, environ, secrets, "--db", DB_ENV_VAR, DB_SECRET, "--db PATH-OR-URL", empty_option_is_unset=True
+    )
     if found is not None:
         return DatabaseSetting(db_target_of(found[0]), found[1])
     return DatabaseSetting(str(default_db_path(environ)), "the default")
