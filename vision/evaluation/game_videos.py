@@ -15,20 +15,21 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assistant.referee import Referee
 from assistant.rules import STANDARD, Rules, find_preset
+from vision.evaluation.reading import Counts
 from vision.watch import WATCH_FPS, GameWatcher, video_frames
 
 COMPARED = ("seat", "action", "legal", "added", "removed")
 
 
 @dataclass
-class GameScore:
-    """One or more games' figures."""
+class GameScore(Counts):
+    """One or more games' figures (`add` counts another's in)."""
 
     turns: int = 0
     right: int = 0
@@ -40,10 +41,6 @@ class GameScore:
     frames: int = 0
     video_s: float = 0.0
     wall_s: float = 0.0
-
-    def add(self, other: GameScore) -> None:
-        for name in (f.name for f in fields(self)):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_json(self) -> dict[str, Any]:
         return {
