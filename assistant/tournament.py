@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from assistant.arguments import whole_number
 from assistant.errors import InputError
+from assistant.names import BadName, clean_name, strip_controls
 from assistant.rules import Rules
 from assistant.scoring import same_names
 
@@ -40,16 +41,23 @@ class Standing:
 def parse_players(arguments: Iterable[str]) -> list[str]:
     """Player names from `--players`: separated by commas, or by spaces when no comma is given.
 
+    Each name is cleaned of control characters (`assistant.names`): a terminal escape or a bidi override
+    is never stored.
+
     Raises:
-        TournamentError: no names, a blank or repeated name, two names that differ only in case (a game
-            compares names ignoring case, so they could never play), or a name with '=' (it would not
-            parse back in `--rack NAME=TILES`).
+        TournamentError: no names, a blank or repeated name, a name of control characters only, two names
+            that differ only in case (a game compares names ignoring case, so they could never play), or a
+            name with '=' (it would not parse back in `--rack NAME=TILES`).
     """
     parts = list(arguments)
     joined = ",".join(parts)
     names = [n.strip() for n in joined.split(",")] if "," in joined else " ".join(parts).split()
     if any(not name for name in names):
         raise TournamentError(f"a player name is blank in {joined!r}")
+    try:
+        names = [clean_name(name, "every player") for name in names]
+    except BadName as error:
+        raise TournamentError(str(error)) from error
     for name in names:
         if "=" in name:
             raise TournamentError(f"a player name cannot contain '=': {name!r}")
@@ -62,6 +70,18 @@ def parse_players(arguments: Iterable[str]) -> list[str]:
     return names
 
 
+def tournament_name(name: str) -> str:
+    """A tournament's name as stored and looked up: cleaned of control characters (`assistant.names`).
+
+    Raises:
+        TournamentError: a blank name, or one of control characters only.
+    """
+    try:
+        return clean_name(name, "the tournament")
+    except BadName as error:
+        raise TournamentError(str(error)) from error
+
+
 def stored_name(players: Iterable[str], given: str) -> str:
     """The registered spelling of `given`, matched ignoring case as scoring does (`hal` for `HAL`);
     `given` itself when no player matches, or when several do (names registered before that was
@@ -69,7 +89,10 @@ def stored_name(players: Iterable[str], given: str) -> str:
     registered = list(players)
     if given in registered:
         return given
-    matches = [name for name in registered if name.casefold() == given.casefold()]
+    cleaned = strip_controls(given)  # names are stored cleaned of control characters
+    if cleaned in registered:
+        return cleaned
+    matches = [name for name in registered if name.casefold() == cleaned.casefold()]
     return matches[0] if len(matches) == 1 else given
 
 

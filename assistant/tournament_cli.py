@@ -28,7 +28,7 @@ from assistant.scoring import parse_failed_openings
 from assistant.storage.database import StorageError, is_in_memory, sqlite_file, to_url
 from assistant.storage.tournaments import Tournament, TournamentGame, TournamentStore
 from assistant.tiles import NotationError
-from assistant.tournament import SEATINGS, Standing, parse_players
+from assistant.tournament import SEATINGS, Standing, parse_players, tournament_name
 
 EXIT_OK = 0
 EXIT_REFUSED = 2
@@ -114,6 +114,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, rules: Rules) -> int:
+    # The name as stored (`assistant.names`): a terminal escape or bidi override in it is never kept.
+    args.name = tournament_name(args.name)
     try:
         return int(args.tournament_handler(args, rules))
     except StorageError as error:

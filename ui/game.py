@@ -9,6 +9,7 @@ import streamlit as st
 
 from assistant.access import Access
 from assistant.errors import InputError
+from assistant.names import clean_name
 from assistant.rules import HOUSE_RULES, PRESETS, find_preset
 from assistant.storage import Game, Storage, StorageError, is_url
 from assistant.storage.links import TableLinks
@@ -65,12 +66,13 @@ def on_rename(db: Storage, game: Game) -> None:
     st.session_state.notice = None
     changed = []
     for player in game.players:
-        name = st.session_state.get(f"rename_{game.id}_{player.seat}", player.name).strip()
-        if name == player.name:
-            continue
+        typed = str(st.session_state.get(f"rename_{game.id}_{player.seat}", player.name))
         try:
+            name = clean_name(typed, "every player")  # as stored: no terminal escapes, no bidi overrides
+            if name == player.name:
+                continue
             db.rename_player(game.id, player.seat, name)  # the director's only (GuardedStorage)
-        except StorageError as error:
+        except (InputError, StorageError) as error:
             st.session_state.action_error = f"{player.name} not renamed: {error}"
             return
         changed.append(f"{player.name} is now {name}")
@@ -136,8 +138,10 @@ def on_new_game(db: Storage) -> None:
     st.session_state.action_error = None
     state = st.session_state
     name, preset, variants, camera = state.new_name, state.new_preset, state.new_variants, state.new_camera
-    names = [n.strip() for n in state.new_players.split(",") if n.strip()]
     try:
+        # As stored (`assistant.names`): control characters out, a name of nothing else refused.
+        names = [clean_name(n, "every player") for n in state.new_players.split(",") if n.strip()]
+        name = clean_name(name, "the game") if name.strip() else "Table"
         rules = find_preset("+".join((preset, *variants)))
         if not rules.min_players <= len(names) <= rules.max_players:
             raise InputError(
@@ -145,7 +149,7 @@ def on_new_game(db: Storage) -> None:
             )
         helpers.ledger_of([], names, rules)  # partnership play, repeated names: refused before storing
         game_id = db.create_game(  # the director's only (GuardedStorage)
-            name or "Table", preset, names, variants=variants, camera=camera
+            name, preset, names, variants=variants, camera=camera
         )
     except (InputError, StorageError) as error:
         st.session_state.action_error = f"Game not created: {error}"

@@ -31,7 +31,7 @@ from assistant.scoring import FailedOpening
 from assistant.storage import Storage, StorageError, StorageUnavailable
 from assistant.storage.links import TableLinks, TournamentTable
 from assistant.storage.tournaments import GameConflict, Tournament, TournamentStore
-from assistant.tournament import TableLink, TournamentError, parse_players
+from assistant.tournament import TableLink, TournamentError, parse_players, tournament_name
 from ui import access as access_ui
 from ui import helpers
 
@@ -140,7 +140,7 @@ def on_new_tournament(hall: TournamentStore) -> None:
         players = parse_players(state.new_tournament_players.replace("\n", ",").split(","))
         tournament = start_tournament(
             hall,
-            state.new_tournament_name,
+            tournament_name(state.new_tournament_name),
             players,
             int(state.new_tournament_size),
             state.new_tournament_seed.strip() or None,

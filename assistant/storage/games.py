@@ -19,6 +19,7 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
+from assistant.names import BadName, clean_name
 from assistant.storage.database import Database, StorageError
 
 
@@ -134,14 +135,17 @@ class Storage:
     ) -> int:
         """Store a new game with its players in seat order; returns its id.
 
+        The game's and the players' names are cleaned of terminal escapes and other control characters
+        (`assistant.names`).
+
         Raises:
-            StorageError: blank or repeated player names, or the write failed.
+            StorageError: a blank name (or one of control characters only), repeated player names, or
+                the write failed.
         """
-        names = [player.strip() for player in players]
-        if len(names) < 2:
+        if len(players) < 2:
             raise StorageError("a game needs at least 2 players")
-        if any(not player for player in names):
-            raise StorageError("every player needs a name")
+        name = _stored_name(name, "the game")
+        names = [_stored_name(player, "every player") for player in players]
         if len(set(names)) != len(names):
             raise StorageError(f"player names must differ: {names}")
 
@@ -152,7 +156,7 @@ class Storage:
                     "VALUES (:name, :preset, :variants, :camera, :created_at) RETURNING id"
                 ),
                 {
-                    "name": name.strip(),
+                    "name": name,
                     "preset": preset,
                     "variants": json.dumps(list(variants)),
                     "camera": camera,
@@ -234,9 +238,7 @@ class Storage:
             StorageError: a blank name, one another player has (case aside: `Ann` and `ann` are one
                 player to the table), an unknown seat, or the write failed.
         """
-        name = name.strip()
-        if not name:
-            raise StorageError("every player needs a name")
+        name = _stored_name(name, "every player")
 
         def write(conn: Connection) -> None:
             self._check_seat(conn, game_id, seat)
@@ -628,6 +630,18 @@ class Storage:
         ).first()
         if found is None:
             raise StorageError(f"game {game_id} has no seat {seat}")
+
+
+def _stored_name(name: str, who: str) -> str:
+    """A name as stored: cleaned of terminal escapes and other control characters (`assistant.names`).
+
+    Raises:
+        StorageError: nothing is left of it.
+    """
+    try:
+        return clean_name(name, who)
+    except BadName as error:
+        raise StorageError(str(error)) from error
 
 
 def rounds_to_csv(rounds: list[RoundRecord]) -> str:
