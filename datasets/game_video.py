@@ -1,6 +1,7 @@
 """Rendered videos of whole games seen by a camera above the table, with exact ground truth for `rummi watch`.
 
     python -m datasets.game_video OUT_DIR --games N --seed S --players 2 [--turns T] [--fps 10] [--y4m]
+        [--hands real|sleeve]
 
 writes `OUT_DIR/game-000.mp4` and `game-000.json` (the truth, below), and with `--y4m` `game-000.y4m`
 (`--y4m-size 640x480`, `--y4m-fps 5`: for Chromium's fake camera). Game i of a run is
@@ -11,11 +12,22 @@ per game; frames are composed from those images: a hand and arm reaching in from
 the state changes under it, sometimes a slow light change or a shaking camera, always sensor noise.
 Timeline: the table still for 2.0-3.5 s, a hand for 1.0-2.0 s, the table still again, and so on.
 
+Hands (`--hands`, `HANDS`): each seat's arm comes in over that seat's edge of the frame (`seat_side`: seat 1
+at the bottom; two players bottom, top; three bottom, left, top; four all sides). `real` (the CLI's default)
+draws each visit's arm from the game's seed (`_real_hand`): bare (skin to the frame's edge) or in a dark,
+white or coloured sleeve; skin very dark to very light (`SKIN_TONES`) or, a quarter of the visits, the
+cloth's own colour and brightness; `RESTS` (15 %) of the hands stop dead over the table (where they worked,
+over the tiles, or partway back) for 2-4 s once the table has changed, then let go and leave, the turn still
+judged when the table is still after the hand left. `sleeve` (the functions' default) is the first renders'
+mix, a sleeved arm of a few skins, frame for frame as those videos.
+
 Truth (`GameTruth.to_json`): `turns` in the contract's fields, judged at `time_s` = when the table became
 still after the hand left (`still_s`) plus `SETTLE_S` (what `rummi watch --settle 1.5` should report; the
 first frame at or after that moment where 1.5 s is not a whole number of frames);
 `added`/`removed` against the table at the previous reported turn, sorted by colour (k, b, r, o), then
-number, jokers last; `table` the sets top to bottom, left to right.
+number, jokers last; `table` the sets top to bottom, left to right; `hands` the mix; each hand's event its
+`from_seat`, `side`, `hand` (bare, dark sleeve, white sleeve, coloured sleeve; sleeve), `skin` and, resting,
+`rest_s` [from, to].
 """
 
 from __future__ import annotations
@@ -62,6 +74,8 @@ class GameLook:
     tile_px: float  # a tile's height in pixels in the middle of the table
     seed: int
     tone_mean: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))  # for things over the table
+    cloth: np.ndarray = field(default_factory=lambda: np.full(3, 0.5, np.float32))  # the bare table's mean
+    # colour as the frame shows it (BGR 0-1)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -98,8 +112,9 @@ def game_look(script: GameScript, size: tuple[int, int] = (1000, 750)) -> GameLo
     light = _light_direction(rng)
     ones = np.ones((height, width, 3), np.float32)
     tone = color_cast(light_falloff(ones, rng), rng).astype(np.float32)
-    return GameLook(camera, edition, light, surface, table.astype(np.float32), tone, tile_px, script.seed,
-                    tone.mean(axis=(0, 1)))
+    table = table.astype(np.float32)
+    return GameLook(camera, edition, light, surface, table, tone, tile_px, script.seed,
+                    tone.mean(axis=(0, 1)), (table * tone).mean(axis=(0, 1)))
 
 
 def state_layout(script: GameScript, state: int) -> tuple[lay.Layout, list[int]]:
@@ -142,7 +157,8 @@ def render_state(script: GameScript, state: int, look: GameLook) -> np.ndarray:
 @dataclass
 class HandVisit:
     """A hand over the table from frame `start` to `end` (exclusive); the table under it shows state
-    `before` until frame `switch`, then `after`."""
+    `before` until frame `switch`, then `after`. A resting hand (`rest_at` set) stops dead at `rest_at`
+    from frame `rest_start` to `rest_end` (after the switch), then lets go and leaves."""
 
     start: int
     switch: int
@@ -157,9 +173,30 @@ class HandVisit:
     wobble: np.ndarray  # (2,) phases
     shake: bool
     event: ScriptEvent
+    side: str = ""  # the frame's edge the arm comes in over: bottom, left, top, right
+    kind: str = "sleeve"  # bare, dark sleeve, white sleeve, coloured sleeve; sleeve: the first renders' mix
+    tone: str = ""  # the skin's name (`SKIN_TONES`, or "like the table")
+    rest_start: int = 0
+    rest_end: int = 0
+    rest_at: np.ndarray | None = None
+
+    @property
+    def bare(self) -> bool:
+        return self.kind == "bare"
+
+    @property
+    def inward(self) -> np.ndarray:
+        """Unit vector (pixels) along the arm towards the fingertips."""
+        inward = self.focus - self.entry
+        return inward / max(1e-9, float(np.linalg.norm(inward)))
+
+    def resting(self, frame: int) -> bool:
+        return self.rest_at is not None and self.rest_start <= frame < self.rest_end
 
     def palm(self, frame: int, fps: int) -> np.ndarray:
-        """Palm centre at a frame: in, a moment at work (moving a little), out; eased."""
+        """Palm centre at a frame: in, a moment at work (moving a little), [still at rest,] out; eased."""
+        if self.rest_at is not None:
+            return self._palm_resting(frame, fps)
         total = self.end - self.start
         moving = max(1, round(0.35 * fps))
         moving = min(moving, max(1, (total - 1) // 3))
@@ -170,8 +207,36 @@ class HandVisit:
         if k >= total - moving:
             t = _ease((total - 1 - k) / moving)
             return self.entry * (1 - t) + self.focus * t
+        return self._at_work(k)
+
+    def _at_work(self, k: int) -> np.ndarray:
         wobble = np.array([math.sin(k * 0.9 + self.wobble[0]), math.sin(k * 0.7 + self.wobble[1])])
         return self.focus + 6.0 * wobble
+
+    def _palm_resting(self, frame: int, fps: int) -> np.ndarray:
+        assert self.rest_at is not None
+        k = frame - self.start
+        shift = _rest_shift(fps)
+        work = self.rest_start - self.start - shift
+        moving = min(max(1, round(0.35 * fps)), max(1, (work - 1) // 2))
+        if k < moving:
+            t = _ease(k / moving)
+            return self.entry * (1 - t) + self.focus * t
+        if k < work:
+            return self._at_work(k)
+        if frame < self.rest_start:
+            t = _ease((k - work + 1) / shift)
+            return self.focus * (1 - t) + self.rest_at * t
+        if frame < self.rest_end:
+            return self.rest_at.copy()
+        out = self.end - self.rest_end
+        t = _ease((self.end - 1 - frame) / out)
+        return self.entry * (1 - t) + self.rest_at * t
+
+
+def _rest_shift(fps: int) -> int:
+    """Frames a resting hand takes from where it worked to where it rests."""
+    return max(1, round(0.3 * fps))
 
 
 def _ease(t: float) -> float:
@@ -181,23 +246,96 @@ def _ease(t: float) -> float:
 
 _SKIN = np.array([[0.55, 0.68, 0.85], [0.42, 0.55, 0.75], [0.30, 0.40, 0.58], [0.20, 0.27, 0.40],
                   [0.62, 0.74, 0.90]], np.float32)
+_SKIN_NAMES = ["light", "medium", "brown", "dark", "light"]
+"""The first renders' skins (`--hands sleeve`)."""
+
+SKIN_TONES: dict[str, tuple[float, float, float]] = {
+    "very dark": (0.09, 0.12, 0.18),
+    "dark": (0.17, 0.24, 0.36),
+    "brown": (0.28, 0.38, 0.56),
+    "medium": (0.42, 0.55, 0.75),
+    "light": (0.57, 0.69, 0.86),
+    "very light": (0.74, 0.81, 0.93),
+}
+"""Bare skin (BGR 0-1, before the arm's shading and the photo's light), very dark to very light."""
+
+HAND_KINDS = {"bare": 0.4, "dark sleeve": 0.2, "white sleeve": 0.15, "coloured sleeve": 0.25}
+"""`--hands real`: the chance of each kind of arm on a visit."""
+
+LIKE_THE_TABLE = 0.25
+"""`--hands real`: the chance that a visit's skin is the cloth's own colour and brightness."""
+
+RESTS = 0.15
+"""`--hands real`: the chance that a hand rests dead still over the table before it leaves."""
+
+REST_S = (2.0, 4.0)
+
+HANDS = ("real", "sleeve")
+"""Hand mixes: `real`, the kinds a real table sees (bare arms of every skin, one like the cloth, dark, white
+and coloured sleeves, hands that rest); `sleeve`, the first renders' (a sleeved arm; frames byte for byte as
+then)."""
+
+_ARM_SHADE = 1.05
+"""About the mean of `_compose_hand`'s shading over an arm: skin "like the table" is divided by it."""
 
 
-def _hand_colors(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    skin = _SKIN[int(rng.integers(0, len(_SKIN)))] * rng.uniform(0.9, 1.1)
+def _hand_colors(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, str]:
+    index = int(rng.integers(0, len(_SKIN)))
+    skin = _SKIN[index] * rng.uniform(0.9, 1.1)
     hsv = np.uint8([[[rng.integers(0, 180), rng.integers(0, 255), rng.integers(40, 240)]]])
-    sleeve = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32) / 255.0
-    return np.clip(skin, 0, 1).astype(np.float32), sleeve
+    sleeve = _hsv(hsv)
+    return np.clip(skin, 0, 1).astype(np.float32), sleeve, _SKIN_NAMES[index]
+
+
+def _hsv(hsv: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.uint8(hsv).reshape(1, 1, 3), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32) / 255.0
+
+
+def _real_hand(rng: np.random.Generator, look: GameLook) -> tuple[str, str, np.ndarray, np.ndarray]:
+    """(kind, skin tone's name, skin, sleeve) of a visit in the `real` mix. Skin "like the table" is the
+    cloth's mean colour as the frame shows it, undone of the photo's light and the arm's shading."""
+    draws = rng.random(3)
+    chances = np.cumsum(list(HAND_KINDS.values()))
+    kind = list(HAND_KINDS)[min(len(HAND_KINDS) - 1, int(np.searchsorted(chances, draws[0] * chances[-1])))]
+    jitter = rng.uniform(0.96, 1.04, 3)
+    if draws[1] < LIKE_THE_TABLE:
+        tone = "like the table"
+        skin = look.cloth / np.maximum(look.tone_mean, 1e-3) / _ARM_SHADE * jitter
+    else:
+        tone = list(SKIN_TONES)[int(draws[2] * len(SKIN_TONES))]
+        skin = np.array(SKIN_TONES[tone]) * rng.uniform(0.92, 1.08) * jitter
+    hue, a, b = int(rng.integers(0, 180)), float(rng.random()), float(rng.random())
+    if kind == "dark sleeve":
+        sleeve = _hsv(np.array([hue, 150 * a, 12 + 45 * b]))
+    elif kind == "white sleeve":
+        sleeve = _hsv(np.array([hue, 25 * a, 222 + 30 * b]))
+    elif kind == "coloured sleeve":
+        sleeve = _hsv(np.array([hue, 110 + 145 * a, 80 + 160 * b]))
+    else:
+        sleeve = np.zeros(3, np.float32)
+    return kind, tone, np.clip(skin, 0, 1).astype(np.float32), sleeve
+
+
+_SIDE_INWARD = {"bottom": np.array([0.0, -1.0]), "top": np.array([0.0, 1.0]), "left": np.array([1.0, 0.0]),
+                "right": np.array([-1.0, 0.0])}
+
+
+def seat_side(seat: int, players: int) -> str:
+    """The frame's edge a seat's arm comes in over: seat 1 at the bottom, then (two players) the top, or
+    (three, four) left, top, right."""
+    four = ["bottom", "left", "top", "right"]
+    sides = {2: ["bottom", "top"], 3: ["bottom", "left", "top"]}.get(players, four)
+    return sides[(seat - 1) % len(sides)]
 
 
 def _seat_direction(seat: int, players: int) -> np.ndarray:
-    """Unit vector (pixels) from a seat's edge of the picture into the table: seat 1 at the bottom, then
-    (two players) the top, or (three, four) left, top, right."""
-    four = ["bottom", "left", "top", "right"]
-    sides = {2: ["bottom", "top"], 3: ["bottom", "left", "top"]}.get(players, four)
-    side = sides[(seat - 1) % len(sides)]
-    return {"bottom": np.array([0.0, -1.0]), "top": np.array([0.0, 1.0]), "left": np.array([1.0, 0.0]),
-            "right": np.array([-1.0, 0.0])}[side]
+    """Unit vector (pixels) from a seat's edge of the picture into the table (`seat_side`)."""
+    return _SIDE_INWARD[seat_side(seat, players)].copy()
+
+
+def _rotated(v: np.ndarray, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([v[0] * c - v[1] * s, v[0] * s + v[1] * c])
 
 
 def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], unit: float, reach: float
@@ -216,13 +354,38 @@ def _entry_point(focus: np.ndarray, inward: np.ndarray, size: tuple[int, int], u
     return edge + outward * (reach - 0.4) * unit
 
 
+def _entry_from_side(focus: np.ndarray, side: str, angle: float, size: tuple[int, int], unit: float,
+                     reach: float, margin: float = 0.12) -> tuple[np.ndarray, np.ndarray]:
+    """(entry, inward) for an arm that crosses the frame's `side` edge (never a neighbouring one): turned
+    `angle` (radians) from straight in, where it crosses kept `margin` of the edge's length from its ends;
+    the palm starts as in `_entry_point`."""
+    w, h = size
+    inward = _rotated(_SIDE_INWARD[side], angle)
+    across = 1 if side in ("bottom", "top") else 0  # the axis the edge lies across
+    along = 1 - across
+    limit = (w, h)[across]
+    edge_at = limit if side in ("bottom", "right") else 0.0
+    edge = focus.astype(float).copy()
+    edge[across] = edge_at
+    edge[along] = focus[along] - inward[along] / inward[across] * (focus[across] - edge_at)
+    span = (w, h)[along]
+    edge[along] = min(max(edge[along], margin * span), (1 - margin) * span)
+    towards = focus - edge
+    if float(np.linalg.norm(towards)) > unit:
+        inward = towards / float(np.linalg.norm(towards))
+    else:
+        inward = _SIDE_INWARD[side].copy()
+    return edge - inward * (reach - 0.4) * unit, inward
+
+
 _FINGER_BASE = 0.9
 """Where the fingers start, in tile heights from the palm's centre towards the fingertips."""
 
 
 def _draw_hand(palm: np.ndarray, inward: np.ndarray, unit: float, fingers: np.ndarray, size: tuple[int, int],
-               factor: int) -> tuple[np.ndarray, np.ndarray]:
-    """(skin mask, sleeve mask), uint8 at 1/`factor` of the frame size."""
+               factor: int, bare: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(skin mask, sleeve mask), uint8 at 1/`factor` of the frame size; a `bare` arm is skin to the frame's
+    edge, its sleeve mask empty."""
     w, h = size[0] // factor, size[1] // factor
     skin = np.zeros((h, w), np.uint8)
     sleeve = np.zeros((h, w), np.uint8)
@@ -248,8 +411,20 @@ def _draw_hand(palm: np.ndarray, inward: np.ndarray, unit: float, fingers: np.nd
         line(skin, base, tip, 0.45 * u)
     thumb = p + perp * 1.0 * u - inward * 0.2 * u
     line(skin, thumb, thumb + (perp * 0.8 + inward * 0.7) * u, 0.5 * u)
-    line(sleeve, wrist - inward * 0.9 * u, wrist - inward * 40 * u, 2.5 * u)
+    if bare:  # the forearm, a little wider towards the elbow
+        line(skin, wrist - inward * 0.5 * u, wrist - inward * 5 * u, 2.0 * u)
+        line(skin, wrist - inward * 4.5 * u, wrist - inward * 40 * u, 2.3 * u)
+    else:
+        line(sleeve, wrist - inward * 0.9 * u, wrist - inward * 40 * u, 2.5 * u)
     return skin, sleeve
+
+
+def hand_masks(visit: HandVisit, frame: int, look: GameLook, fps: int, factor: int = 1
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(skin mask, sleeve mask) of a visit's hand and arm at a frame, uint8, at 1/`factor` of the frame's
+    size."""
+    return _draw_hand(visit.palm(frame, fps), visit.inward, look.tile_px, visit.fingers, look.size, factor,
+                      visit.bare)
 
 
 def _compose_hand(
@@ -262,7 +437,7 @@ def _compose_hand(
     factor = 2
     h, w = base.shape[:2]
     unit = look.tile_px
-    skin_m, sleeve_m = _draw_hand(palm, inward, unit, visit.fingers, (w, h), factor)
+    skin_m, sleeve_m = _draw_hand(palm, inward, unit, visit.fingers, (w, h), factor, visit.bare)
     both = cv2.max(skin_m, sleeve_m).astype(np.float32) / 255.0
     shift = np.array([look.light[0], -look.light[1]]) * unit * 1.2 / factor + 2
     m = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
@@ -316,6 +491,8 @@ class GameTruth:
     surface: str = ""
     tile_px: float = 0.0
     frame_states: list[int] = field(default_factory=list)  # the table state each frame shows (hands aside)
+    hands: str = "sleeve"
+    visits: list[HandVisit] = field(default_factory=list)  # the hands as drawn (not written out)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -332,6 +509,7 @@ class GameTruth:
             "settle_s": self.settle_s,
             "tile_px": round(self.tile_px, 1),
             "surface": self.surface,
+            "hands": self.hands,
             "order": "added/removed: by colour k, b, r, o, then number, jokers last; table: sets top to "
                      "bottom, left to right, tiles left to right",
             "start_table": self.start_table,
@@ -360,8 +538,14 @@ class _Timeline:
 
 
 def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator, light_changes: float,
-          shakes: float) -> _Timeline:
-    """When each hand comes and goes, and when the light drifts."""
+          shakes: float, hands: str = "sleeve", rests: float = RESTS) -> _Timeline:
+    """When each hand comes and goes, what it looks like, and when the light drifts. `hands`: `HANDS`; with
+    `real`, each visit's arm (`_real_hand`), whether it rests and where are drawn from the game's seed apart
+    from the rest, so the timing of the hands is the `sleeve` mix's but for the rests."""
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
+    real = hands == "real"
+    hand_rng = np.random.default_rng([script.seed, 7])
     size = look.size
     frame = round(rng.uniform(*STILL_S) * fps)
     visits: list[HandVisit] = []
@@ -371,10 +555,9 @@ def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator
     homography = look.camera.table_homography()
     for event in script.events:
         length = max(4, round(rng.uniform(*HAND_S) * fps))
-        inward = _seat_direction(event.from_seat, script.players)
-        turn = math.radians(rng.normal(0, 15))
-        inward = np.array([inward[0] * math.cos(turn) - inward[1] * math.sin(turn),
-                           inward[0] * math.sin(turn) + inward[1] * math.cos(turn)])
+        side = seat_side(event.from_seat, script.players)
+        angle = math.radians(rng.normal(0, 15))
+        inward = _rotated(_seat_direction(event.from_seat, script.players), angle)
         spot = np.array(event.focus)
         if event.kind == "no-change" and script.states[event.state].places:
             # A hand that changes nothing still passes over tiles (straightening them, pointing at one).
@@ -382,17 +565,35 @@ def _plan(script: GameScript, look: GameLook, fps: int, rng: np.random.Generator
             spot = places[int(np.argmin(np.hypot(*(places - spot).T)))]
         p = homography @ np.array([spot[0], spot[1], 1.0])
         focus = np.clip(p[:2] / p[2], [0, 0], [size[0] - 1, size[1] - 1])
-        skin, sleeve = _hand_colors(rng)
+        skin, sleeve, tone = _hand_colors(rng)
+        kind = "sleeve"
         fingers = rng.uniform(1.4, 2.0, 4)
-        visits.append(HandVisit(
+        reach = _FINGER_BASE + float(fingers.min())
+        if real:
+            kind, tone, skin, sleeve = _real_hand(hand_rng, look)
+            turned = float(np.clip(angle, -0.6, 0.6))
+            entry, _ = _entry_from_side(focus, side, turned, size, look.tile_px, reach)
+        else:
+            entry = _entry_point(focus, inward, size, look.tile_px, reach)
+        visit = HandVisit(
             start=frame, switch=frame + length // 2, end=frame + length, before=state, after=event.state,
-            entry=_entry_point(focus, inward, size, look.tile_px, _FINGER_BASE + float(fingers.min())),
-            focus=focus, skin=skin, sleeve=sleeve, fingers=fingers, wobble=rng.uniform(0, 2 * math.pi, 2),
-            shake=bool(rng.random() < shakes), event=event,
-        ))
+            entry=entry, focus=focus, skin=skin, sleeve=sleeve, fingers=fingers,
+            wobble=rng.uniform(0, 2 * math.pi, 2), shake=bool(rng.random() < shakes), event=event, side=side,
+            kind=kind, tone=tone,
+        )
+        if real:
+            draws = hand_rng.random(3)
+            if draws[0] < rests:
+                # It stops dead where it worked (over the tiles it laid) or partway back, then lets go.
+                along = 0.0 if draws[1] < 0.5 else 0.25 + 0.35 * float(draws[2])
+                visit.rest_at = focus + (entry - focus) * along * 0.8
+                visit.rest_start = frame + length + _rest_shift(fps)
+                visit.rest_end = visit.rest_start + round(hand_rng.uniform(*REST_S) * fps)
+                visit.end = visit.rest_end + max(1, round(0.35 * fps))
+        visits.append(visit)
         state = event.state
         still = round(rng.uniform(*STILL_S) * fps)
-        frame += length
+        frame = visit.end
         if rng.random() < light_changes:
             start = frame + round(rng.uniform(0.0, 0.5) * fps)
             end = start + round(rng.uniform(1.5, 3.0) * fps)
@@ -477,11 +678,18 @@ def render_frames(
     size: tuple[int, int] = (1000, 750),
     light_changes: float = 0.2,
     shakes: float = 0.3,
+    hands: str = "sleeve",
+    rests: float = RESTS,
 ) -> tuple[Iterator[np.ndarray], GameTruth, StateImages]:
-    """(frames as BGR uint8, lazily; the truth; each table state's still image)."""
+    """(frames as BGR uint8, lazily; the truth; each table state's still image). `hands`: the mix of hands
+    (`HANDS`); `rests`: with `real`, the chance a hand rests still before it leaves.
+
+    Raises:
+        ValueError: `hands` is not one of `HANDS`.
+    """
     look = game_look(script, size)
     rng = np.random.default_rng([script.seed, 5])
-    timeline = _plan(script, look, fps, rng, light_changes, shakes)
+    timeline = _plan(script, look, fps, rng, light_changes, shakes, hands, rests)
     images = StateImages(script, look)
     noise = _noise_fields(rng, size)
 
@@ -493,6 +701,7 @@ def render_frames(
         for f in range(visit.switch, timeline.frames):
             frame_states[f] = visit.after
     truth = _truth(script, look, timeline, fps, size, frame_states)
+    truth.hands = hands
 
     def frames() -> Iterator[np.ndarray]:
         shake_rng = np.random.default_rng([script.seed, 6])
@@ -505,11 +714,9 @@ def render_frames(
                 if not np.allclose(gain, 1.0):
                     img = cv2.multiply(img, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
             else:
-                inward = visit.focus - visit.entry
-                inward = inward / max(1e-9, float(np.linalg.norm(inward)))
-                img = _compose_hand(images[state], images.u8(state), visit, visit.palm(f, fps), inward, look,
-                                    gain)
-                if visit.shake:
+                img = _compose_hand(images[state], images.u8(state), visit, visit.palm(f, fps), visit.inward,
+                                    look, gain)
+                if visit.shake and not visit.resting(f):  # a resting hand: nothing moves but the noise
                     img = _shaken(img, shake_rng)
             yield cv2.add(img, noise[f % len(noise)], dtype=cv2.CV_8U)
 
@@ -528,8 +735,11 @@ def _truth(script: GameScript, look: GameLook, timeline: _Timeline, fps: int, si
         entry: dict[str, Any] = {
             "kind": "hand", "change": "turn" if event.kind == "turn" else event.kind,
             "start_s": round(visit.start / fps, 3), "still_s": round(still_frame / fps, 3),
-            "from_seat": event.from_seat, "shake": visit.shake,
+            "from_seat": event.from_seat, "side": visit.side, "hand": visit.kind, "skin": visit.tone,
+            "shake": visit.shake,
         }
+        if visit.rest_at is not None:
+            entry["rest_s"] = [round(visit.rest_start / fps, 3), round(visit.rest_end / fps, 3)]
         if event.kind == "turn":
             record = next(records)
             judged = still_frame + settle
@@ -552,6 +762,7 @@ def _truth(script: GameScript, look: GameLook, timeline: _Timeline, fps: int, si
         video="", seed=script.seed, players=script.players, fps=fps, frames=timeline.frames, width=size[0],
         height=size[1], start_table=script.tokens(0), turns=turns, events=events, ended=script.ended,
         rules=script.rules.label, surface=look.surface, tile_px=look.tile_px, frame_states=frame_states,
+        visits=timeline.visits,
     )
 
 
@@ -563,16 +774,19 @@ def render_game_video(
     light_changes: float = 0.2,
     shakes: float = 0.3,
     truth_path: Path | None = None,
+    hands: str = "sleeve",
+    rests: float = RESTS,
 ) -> GameTruth:
     """Write the game as an mp4 (`mp4v`) and its truth as JSON beside it (`out_path` with `.json`, or
-    `truth_path`); returns the truth.
+    `truth_path`); returns the truth. `hands`, `rests`: as `render_frames`.
 
     Raises:
         OSError: the video could not be written, or does not read back with every frame.
+        ValueError: `hands` is not one of `HANDS`.
     """
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    frames, truth, _ = render_frames(script, fps, size, light_changes, shakes)
+    frames, truth, _ = render_frames(script, fps, size, light_changes, shakes, hands, rests)
     writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
         raise OSError(f"cannot write a video to {str(out_path)!r}")
@@ -689,6 +903,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m for Chromium's fake camera")
     p.add_argument("--y4m-size", type=_size, default=(640, 480), help="WIDTHxHEIGHT of the y4m (640x480)")
     p.add_argument("--y4m-fps", type=_positive, default=5, help="frames a second in the y4m (5)")
+    p.add_argument("--hands", choices=HANDS, default="real",
+                   help="real (default): bare arms of every skin (some like the cloth), dark, white and "
+                        "coloured sleeves, now and then a hand resting still before it leaves; sleeve: the "
+                        "first renders' sleeved arms, frames byte for byte")
     p.add_argument("--quiet", action="store_true")
     return p
 
@@ -701,7 +919,7 @@ def main(argv: list[str] | None = None) -> int:
         script = simulate_game(args.seed * 1000 + i, players=args.players, turns=args.turns,
                                start_rounds=max(0, args.start_rounds))
         video = args.out / f"game-{i:03d}.mp4"
-        truth = render_game_video(script, video, fps=args.fps, size=args.size)
+        truth = render_game_video(script, video, fps=args.fps, size=args.size, hands=args.hands)
         if args.y4m:
             write_y4m(video, video.with_suffix(".y4m"), fps=args.y4m_fps, size=args.y4m_size)
         if not args.quiet:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -15,12 +16,17 @@ from assistant.tiles import Tile
 from assistant.turn import TurnProblem, judge_turn
 from datasets.game_script import GameScript, simulate_game
 from datasets.game_video import (
+    HAND_KINDS,
+    RESTS,
     SETTLE_S,
+    SKIN_TONES,
     game_look,
+    hand_masks,
     main,
     read_frames,
     render_frames,
     render_game_video,
+    seat_side,
     write_y4m,
 )
 
@@ -244,6 +250,7 @@ def test_cli_writes_videos_and_truth(tmp_path: Path) -> None:
     assert main(argv) == 0
     truth = json.loads((tmp_path / "game-000.json").read_text())
     assert truth["video"] == "game-000.mp4" and truth["seed"] == 2000
+    assert truth["hands"] == "real"  # the CLI's default mix; --hands sleeve for the first renders'
     assert truth["start_table"] == simulate_game(2000, turns=2, start_rounds=1).tokens(0) != []
     assert (tmp_path / "game-000.mp4").stat().st_size > 0
     assert (tmp_path / "game-000.y4m").read_bytes().startswith(b"YUV4MPEG2 W640 H480 F5:1")
@@ -282,3 +289,118 @@ def test_a_game_joined_midway_starts_on_a_valid_table() -> None:
     first = script.turn_records()[0]
     assert first["seat"] == 1
     assert Counter(first["added"]) == _counts(first["table"]) - _counts(start)
+
+
+# -------------------------------------------------------------------- hands as they come (--hands real)
+
+REAL_SIZE = (320, 240)
+
+
+def _real(seed: int, players: int = 2, turns: int = 6, rests: float = RESTS, fps: int = 5) -> tuple:
+    script = simulate_game(seed, players=players, turns=turns, no_change=0.3, nudge=0.3)
+    frames, truth, images = render_frames(script, fps=fps, size=REAL_SIZE, light_changes=0.3, shakes=0.3,
+                                          hands="real", rests=rests)
+    return script, frames, truth, game_look(script, REAL_SIZE)
+
+
+def _border_counts(mask: np.ndarray) -> dict[str, int]:
+    on = mask > 0
+    return {"bottom": int(on[-1].sum()), "top": int(on[0].sum()), "left": int(on[:, 0].sum()),
+            "right": int(on[:, -1].sum())}
+
+
+def test_real_hands_draw_every_kind_reproducibly_from_the_seed() -> None:
+    visits = [v for seed in range(4) for v in _real(seed, players=2 + seed % 3)[2].visits]
+    assert {v.kind for v in visits} == set(HAND_KINDS)
+    assert {v.tone for v in visits} == set(SKIN_TONES) | {"like the table"}
+    resting = sum(v.rest_at is not None for v in visits) / len(visits)
+    assert 0.03 <= resting <= 0.35, resting
+    again = _real(1, players=3)[2]
+    assert [(v.kind, v.tone, v.start, v.end) for v in again.visits] == [
+        (v.kind, v.tone, v.start, v.end) for v in _real(1, players=3)[2].visits]
+    events = [e for e in again.to_json()["events"] if e["kind"] == "hand"]
+    assert again.to_json()["hands"] == "real"
+    drawn = [(v.side, v.kind, v.tone) for v in again.visits]
+    assert [(e["side"], e["hand"], e["skin"]) for e in events] == drawn
+
+
+def test_without_rests_the_real_mix_keeps_the_sleeve_mix_timing() -> None:
+    script = simulate_game(4, turns=4, no_change=0.3)
+    _, sleeve, _ = render_frames(script, fps=5, size=REAL_SIZE, hands="sleeve")
+    _, real, _ = render_frames(script, fps=5, size=REAL_SIZE, hands="real", rests=0.0)
+    assert sleeve.turns == real.turns and sleeve.frames == real.frames
+    assert [v.kind for v in sleeve.visits] == ["sleeve"] * len(sleeve.visits)
+    with pytest.raises(ValueError):
+        render_frames(script, fps=5, size=REAL_SIZE, hands="gloves")
+
+
+def test_a_bare_arm_is_skin_to_the_frame_edge_with_no_sleeve() -> None:
+    bare = [(look, v) for seed in range(3) for _, _, truth, look in [_real(seed)] for v in truth.visits
+            if v.bare]
+    assert bare
+    for look, visit in bare:
+        at_work = (visit.start + visit.switch) // 2
+        skin, sleeve = hand_masks(visit, at_work, look, 5)
+        assert not sleeve.any()
+        assert _border_counts(skin)[visit.side] > 0.5 * look.tile_px  # the forearm crosses its edge
+
+
+def test_an_arm_like_the_table_shows_the_cloth_colour() -> None:
+    found = 0
+    for seed in range(6):
+        _, frames, truth, look = _real(seed, turns=3)
+        alike = {(v.start + v.switch) // 2: v for v in truth.visits if v.tone == "like the table"}
+        if not alike:
+            continue
+        for f, frame in enumerate(frames):
+            if f in alike:
+                skin, _ = hand_masks(alike[f], f, look, 5)
+                inside = cv2.erode(skin, np.ones((3, 3), np.uint8)) > 250
+                mean = frame[inside].astype(np.float32).mean(axis=0) / 255
+                assert np.abs(mean - look.cloth).max() < 0.1, (seed, f, mean, look.cloth)
+                found += 1
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_a_resting_hand_stays_dead_still_for_two_seconds_and_the_turn_is_judged_after_it_leaves() -> None:
+    fps = 5
+    _, frames, truth, look = _real(2, turns=3, rests=1.0, fps=fps)
+    frames = list(frames)
+    noise_period = 6  # the sensor noise cycles through six fields: still frames that far apart are equal
+    visits = truth.visits
+    assert visits and all(v.rest_at is not None for v in visits)
+    turns = iter(truth.turns)
+    for visit in visits:
+        assert visit.switch < visit.rest_start and visit.rest_end - visit.rest_start >= 2 * fps
+        first, _ = hand_masks(visit, visit.rest_start, look, fps)
+        for f in range(visit.rest_start, visit.rest_end):
+            assert np.array_equal(hand_masks(visit, f, look, fps)[0], first)
+            if f + noise_period < visit.rest_end:
+                assert np.array_equal(frames[f], frames[f + noise_period]), f
+        moved, _ = hand_masks(visit, visit.rest_end, look, fps)
+        assert not np.array_equal(moved, first)  # then it lets go
+        if visit.event.kind == "turn":
+            turn = next(turns)
+            assert turn["still_s"] == round(visit.end / fps, 3)
+            assert turn["frame"] == visit.end + math.ceil(SETTLE_S * fps - 1e-9)
+    rests = [e["rest_s"] for e in truth.to_json()["events"] if e["kind"] == "hand"]
+    assert len(rests) == len(visits)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_seat_comes_in_from_its_own_side(players: int) -> None:
+    sides: dict[int, set[str]] = {}
+    for seed in range(2):
+        _, _, truth, look = _real(seed + 10 * players, players=players)
+        for visit in truth.visits:
+            assert visit.side == seat_side(visit.event.from_seat, players)
+            for f in (visit.start, (visit.start + visit.switch) // 2, visit.end - 1):
+                skin, sleeve = hand_masks(visit, f, look, 5)
+                counts = _border_counts(cv2.max(skin, sleeve))
+                assert max(counts, key=counts.get) == visit.side, (seed, f, counts, visit.side)
+            sides.setdefault(visit.event.from_seat, set()).add(visit.side)
+    assert all(len(s) == 1 for s in sides.values())
+    expected = {2: {"bottom", "top"}, 3: {"bottom", "left", "top"}, 4: {"bottom", "left", "top", "right"}}
+    assert set().union(*sides.values()) == expected[players]
