@@ -107,6 +107,16 @@ def same_shape(sets: Sequence[Sequence[Slot]], layout: Layout) -> bool:
     return [len(tiles) for tiles in sets] == [len(tiles) for tiles in layout.table]
 
 
+def picture_note(same_shape: bool, edited_here: bool) -> str:
+    """What the photo's caption adds when the table stored no longer has the photo's sets: the player's own
+    edit (typed, or a tile removed), or a change made elsewhere (an illegal turn put back, another tab)."""
+    if same_shape:
+        return ""
+    if edited_here:
+        return " · the layout was edited: boxes show the photo as read"
+    return " · the table was changed since (a turn put back, or another tab): boxes show the photo as read"
+
+
 def doubts(reading: PhotoReading | None, sets: Sequence[Sequence[Slot]]) -> list[Doubt]:
     """Doubtful tiles of the photo that nobody has changed yet (a changed tile counts as checked)."""
     if reading is None or not same_shape(sets, reading.layout):

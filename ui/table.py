@@ -50,6 +50,7 @@ def on_layout_typed(db: Storage, game_id: int) -> None:
         text = slots.format_slots(slots.parse_slots(st.session_state.layout_text))
         # A table typed from scratch has no photo; text typed under a photo corrects it.
         store_layout(db, game_id, text, photo="" if st.session_state.source == "type" else None)
+        st.session_state.layout_edited = text  # the player's own edit: the photo's boxes may not fit it
         st.session_state.layout_error = None
     except (InputError, StorageError) as error:
         st.session_state.layout_error = str(error)
@@ -77,7 +78,9 @@ def on_tile_fixed(db: Storage, game_id: int, key: str, rules: Rules) -> None:
             store_layout(db, game_id, regrouped.table_text)
             st.session_state.reading = regrouped
         else:
-            store_layout(db, game_id, slots.replace_slot(layout, set_index, position, tile))
+            fixed = slots.replace_slot(layout, set_index, position, tile)
+            store_layout(db, game_id, fixed)
+            st.session_state.layout_edited = fixed
     except (InputError, StorageError) as error:
         st.session_state.layout_error = str(error)
 
@@ -101,15 +104,22 @@ def read_new_photo(db: Storage, game: Game, rules: Rules, source: str, data: byt
             reading = photos.read_photo(frame, tile_reader(), rules)
     except photos.PhotoError as error:
         st.session_state.photo_error = str(error)
+        st.session_state.photo_notice = None
         return
     except Exception as error:  # a model that fails to load or run must not lose the game's state
         st.session_state.photo_error = f"the tiles could not be read ({type(error).__name__}: {error})"
         return
     st.session_state.photo_error = None
     st.session_state.reading = reading
-    if reading.tiles_seen == 0:
-        st.session_state.photo_error = f"no tiles seen in {name}: is the table in the picture?"
-        return
+    st.session_state.layout_edited = None
+    # A photo of the bare table is an empty table (the start of a game, before the first meld), said so
+    # plainly: a table kept from before would be judged as taken off at the next turn.
+    st.session_state.photo_notice = (
+        f"No tiles seen: the table is empty ({name} shows none; if tiles are on the table, is it in the "
+        "picture?)"
+        if reading.tiles_seen == 0
+        else None
+    )
     # The same photo in another tab (or after a reload) must not undo corrections made since.
     if game.table_photo != key or chosen:
         store_layout(db, game.id, reading.table_text, photo=key)
@@ -171,6 +181,7 @@ def photo_source_ui(db: Storage, game: Game, rules: Rules) -> None:
 
 def on_source_chosen() -> None:
     st.session_state.photo_error = None
+    st.session_state.photo_notice = None
     st.session_state.photo_key = None
     st.session_state.photo_chosen = True
     st.session_state.reading = None  # the last source's picture is not this one's
@@ -305,7 +316,7 @@ def live_overlay(image: Any, live: LiveReader, sets_seen: LiveSets | None = None
     return draw_rate(canvas, live.fps)
 
 
-def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> None:
+def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None], layout: str) -> None:
     reading: photos.PhotoReading | None = st.session_state.reading
     if reading is None:
         return
@@ -315,7 +326,7 @@ def picture_ui(sets: list[list[slots.Slot]], verdicts: list[bool | None]) -> Non
     st.image(helpers.fit_for_screen(drawn), width="stretch")
     racks = sum(len(r) for r in reading.layout.racks)
     seen = f"{reading.tiles_seen} tiles seen" + (f" ({racks} on racks)" if racks else "")
-    st.caption(seen + ("" if same else " · the layout was edited: boxes show the photo as read"))
+    st.caption(seen + helpers.picture_note(same, st.session_state.get("layout_edited") == layout))
 
 
 def set_verdicts(sets: list[list[slots.Slot]], rules: Rules) -> list[Any]:
@@ -329,7 +340,11 @@ def verdict_ui(
     """One row per set: its verdict, and its tiles as buttons; tap a tile, then tap what it really is."""
     unread = slots.unread_count(sets)
     if not sets:
-        st.info("The table is empty. Take a photo, upload one, or type the layout.")
+        # A photo of the bare table says so (`read_new_photo`); else how to fill the table.
+        st.info(
+            st.session_state.get("photo_notice")
+            or "The table is empty. Take a photo, upload one, or type the layout."
+        )
         return
     problems: list[str] = []
     if not unread:
@@ -479,7 +494,7 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slo
     picture, verdict_column = st.columns([3, 2]) if has_picture else (st.container(), st.container())
     if has_picture:
         with picture:
-            picture_ui(sets, [None if v is None else v.valid for v in verdicts])
+            picture_ui(sets, [None if v is None else v.valid for v in verdicts], game.table_layout)
     streaming = st.session_state.source == "live" and st.session_state.get("live_playing", False)
     frame_checked = str(st.session_state.photo_key or "").startswith("live:")
     with verdict_column:

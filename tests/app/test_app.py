@@ -176,12 +176,13 @@ def test_a_bad_upload_shows_a_message_and_keeps_the_table(
     assert reader.calls == 1  # only the example was read
 
 
-def test_no_tiles_in_the_photo_is_a_message(app: NewTab, reader: FakeReader) -> None:
+def test_no_tiles_in_the_photo_is_an_empty_table_said_so(app: NewTab, reader: FakeReader) -> None:
     at = app()
-    reader.detections = scene_detections([])
+    reader.detections = scene_detections([])  # the bare table (issue 35: not refused, an empty table)
     upload(at, photo_bytes(seed=7))
-    assert any("no tiles seen" in e for e in texts(at, "error"))
-    assert stored_game().table_layout == "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+    assert texts(at, "error") == []
+    assert any(i.startswith("No tiles seen: the table is empty") for i in texts(at, "info"))
+    assert stored_game().table_layout == ""
 
 
 def test_a_model_that_fails_to_load_is_a_message(app: NewTab, monkeypatch: pytest.MonkeyPatch) -> None:
