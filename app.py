@@ -37,6 +37,10 @@ st.html(
     "<style>[data-testid='stMainBlockContainer']{padding-top:2.5rem}"
     "@media (max-width:640px){[data-testid='stMainBlockContainer']{padding-top:4rem}}</style>"
 )
+refused = access_ui.request_refusal()  # a foreign Host or another site's page (ui.host_guard)
+if refused:
+    st.error(f"Not served: {refused}.")
+    st.stop()
 init_session()
 tournament_screen.follow_link()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,67 @@ class KeySetting:
         if self.key is None:
             return False
         return hmac.compare_digest(digest(given), digest(self.key))
+
+
+class GuessThrottle:
+    """Wrong director keys cost time, for every client together and for each client apart.
+
+    Every wrong key waits its turn behind the others (one wrong key a `delay_s` across the whole server,
+    however many tabs or devices guess at once), and a client with `lockout_after` wrong keys in a row is
+    refused without a check for `lockout_s` seconds. A right key clears that client's count.
+
+    `clock` and `sleep` are the real ones unless a test gives others.
+    """
+
+    def __init__(
+        self,
+        delay_s: float = 1.0,
+        lockout_after: int = 5,
+        lockout_s: float = 60.0,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        import threading
+        import time
+
+        self.delay_s = delay_s
+        self.lockout_after = lockout_after
+        self.lockout_s = lockout_s
+        self._clock = clock or time.monotonic
+        self._sleep = sleep or time.sleep
+        self._lock = threading.Lock()
+        self._failures: dict[str, tuple[int, float]] = {}  # client -> (wrong keys in a row, last at)
+
+    def locked_for(self, client: str) -> float:
+        """Seconds `client` must still wait before a key is checked again (0: it may try now)."""
+        count, last = self._failures.get(client, (0, 0.0))
+        if count < self.lockout_after:
+            return 0.0
+        return max(0.0, last + self.lockout_s - self._clock())
+
+    def check(self, setting: KeySetting, given: str, client: str) -> bool:
+        """Whether `given` is the key; a wrong one (or any try while locked out) returns after the delay.
+
+        Raises:
+            InputError: `client` is locked out (the message says for how long); the key was not checked.
+        """
+        wait = self.locked_for(client)
+        if wait > 0:
+            raise InputError(f"too many wrong keys from this device: try again in {math.ceil(wait)} s")
+        if setting.matches(given):
+            self._failures.pop(client, None)
+            return True
+        with self._lock:  # one wrong key at a time for the whole server
+            count, _ = self._failures.get(client, (0, 0.0))
+            if count >= self.lockout_after:  # the lockout is over: a new series
+                count = 0
+            self._sleep(self.delay_s)
+            self._failures[client] = (count + 1, self._clock())
+            if len(self._failures) > 10_000:  # a flood of clients: forget the oldest
+                oldest = sorted(self._failures, key=lambda c: self._failures[c][1])[:5_000]
+                for c in oldest:
+                    del self._failures[c]
+        return False
 
 
 def digest(key: str) -> str:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from ipaddress import ip_address
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from assistant.access import Access, KeySetting, decide_access, digest, director_key_setting
+from assistant.access import Access, GuessThrottle, KeySetting, decide_access, digest, director_key_setting
+from assistant.errors import InputError
 from assistant.storage.links import TableLinks
+from ui import host_guard
 from ui.common import app_secrets, lan_address
 
 LINK_PARAM = "key"  # the table's token in its link: `?game=3&key=...` or `?tournament=Cup&table=2&key=...`
@@ -31,27 +33,53 @@ def key_setting() -> KeySetting:
     return director_key_setting(sys.argv[1:], os.environ, app_secrets())
 
 
-def connection_is_local() -> bool:
-    """Whether this session's browser runs on the server's own computer (connected over loopback).
-
-    The peer address is the TCP connection's, which a browser cannot choose. With no server at all (bare
-    mode, or AppTest's stand-in runtime) nobody else can reach the app, so that counts as local too; a
-    server's session with no browser connected does not.
-    """
+def _server_client() -> Any:
+    """This session's browser connection, or None where no server runs (bare mode, AppTest's stand-in
+    runtime, which is a mock): nobody else can reach the app then."""
     from unittest.mock import NonCallableMock
 
     from streamlit import runtime
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    if not runtime.exists() or isinstance(runtime.get_instance(), NonCallableMock):  # AppTest's is a mock
-        return True
+    if not runtime.exists() or isinstance(runtime.get_instance(), NonCallableMock):
+        return None
     ctx = get_script_run_ctx()
+    return runtime.get_instance().get_client(ctx.session_id) if ctx is not None else _NO_CLIENT
+
+
+_NO_CLIENT = object()
+"""A server's session with no browser connected."""
+
+
+def connection_is_local() -> bool:
+    """Whether this session's browser runs on the server's own computer: connected over loopback (the TCP
+    peer's address, which a browser cannot choose; IPv4-mapped loopback included) and under a loopback
+    Host (`localhost`, 127.x, ::1), so that a page whose name resolves to 127.0.0.1 is not local
+    (`ui.host_guard`). With no server at all, local; a server's session with no browser, not."""
+    client = _server_client()
+    if client is None:
+        return True
     try:
-        client = runtime.get_instance().get_client(ctx.session_id) if ctx is not None else None
-        remote = client.client_context.remote_ip if client is not None else None
-        return remote is not None and ip_address(remote).is_loopback
-    except (AttributeError, ValueError):  # no client context, an address that is not an IP (a socket file)
+        context = client.client_context
+        host = host_guard.header_map(context.headers).get("host")
+        return host_guard.is_loopback_address(context.remote_ip) and host_guard.is_loopback_host(host)
+    except AttributeError:  # no client context, or no browser connected
         return False
+
+
+def request_refusal() -> str | None:
+    """Why this session's browser connection is not served (a foreign Host, another site's page), or None;
+    None too where no server runs."""
+    client = _server_client()
+    if client is None:
+        return None
+    try:
+        headers = client.client_context.headers
+    except AttributeError:
+        return "no browser connection"
+    names = host_guard.served_names()
+    host_guard.install(names)
+    return host_guard.refusal(host_guard.header_map(headers), names)
 
 
 def link_token() -> str:
@@ -90,15 +118,32 @@ def sidebar_ui(setting: KeySetting, access: Access) -> None:
             st.error(st.session_state.sign_in_error)
 
 
+GUESSES = GuessThrottle(delay_s=WRONG_KEY_DELAY_S)
+"""Shared by every session of the server: six tabs guessing at once wait in one queue."""
+
+
+def client_address() -> str:
+    """The browser's address as the server sees it ("" where no server runs)."""
+    client = _server_client()
+    try:
+        return str(client.client_context.remote_ip or "") if client is not None else ""
+    except AttributeError:
+        return ""
+
+
 def on_sign_in(setting: KeySetting) -> None:
     state = st.session_state
     given = str(state.get("director_key_input") or "")
     state.director_key_input = ""  # the key does not stay in the page
-    if setting.matches(given):
+    try:
+        right = GUESSES.check(setting, given, client_address())
+    except InputError as error:
+        state.sign_in_error = f"Not checked: {error}."
+        return
+    if right:
         state[SIGNED_IN] = digest(given)
         state.sign_in_error = None
         return
-    time.sleep(WRONG_KEY_DELAY_S)  # guessing costs time
     state.sign_in_error = "That is not the director key."
 
 
