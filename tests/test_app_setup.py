@@ -105,3 +105,45 @@ def test_a_bare_table_photo_showing_tiles_is_refused_as_such(tmp_path: Path, mon
     assert any("bare table shows tiles" in e for e in errors), errors
     assert not any("does not match the layout" in e for e in errors)
     assert Storage(db).game_profile(game) is None
+
+
+def test_two_games_read_at_once_each_with_its_own_profile(tmp_path: Path, monkeypatch) -> None:
+    """Issue 35 item 3: one game's profile once followed the shared reader into every session."""
+    import numpy as np
+
+    from assistant.storage import Storage
+    from vision.calibration import model_versions
+    from vision.photos import load_tile_reader
+    from vision.profile import Profile
+    from vision.profile_store import store_game_profile
+
+    db = tmp_path / "games.db"
+    monkeypatch.setenv("RUMMI_DB", str(db))
+    storage = Storage(db)
+    profiled = storage.create_game("Rug", "standard", ["Ann", "Bob"])
+    plain = storage.create_game("Marble", "standard", ["Cid", "Dee"])
+    shared = load_tile_reader()
+    profile = Profile(models=model_versions(shared), empty_photos=1,
+                      false_descriptors=np.zeros((4, 5), np.float32), false_radius=1.0)
+    store_game_profile(storage, profiled, profile)
+
+    def tab(game: int) -> AppTest:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at.query_params["game"] = str(game)
+        return at.run()
+
+    def reads_with(at: AppTest) -> Profile | None:
+        reader = at.session_state["_session_reader"][1] if "_session_reader" in at.session_state else None
+        return None if reader is None else reader.profile
+
+    rug, marble = tab(profiled), tab(plain)
+    rug.radio(key="screen").set_value("Table").run()
+    marble.radio(key="screen").set_value("Table").run()
+    assert not rug.exception and not marble.exception
+    rug.run()  # the rug's session after the marble's: still the rug's profile
+    assert reads_with(rug) is not None and reads_with(rug).false_finds == 4
+    assert reads_with(marble) is None
+    late = tab(profiled)  # a viewer opens the profiled game: the marble game is not touched
+    marble.run()
+    assert reads_with(late) is not None and reads_with(marble) is None
+    assert shared.profile is None  # the server's shared models never read with any game's profile

@@ -68,8 +68,29 @@ def database_setting() -> helpers.DatabaseSetting:
 
 
 @st.cache_resource(show_spinner="Loading the tile reader…")
-def tile_reader() -> Any:
+def shared_models() -> Any:
+    """The shipped reader, loaded once per server; every session reads through a view of its own."""
     return photos.load_tile_reader()
+
+
+GAME_PROFILE = "game_profile"
+"""Session state: the table profile this session's game reads with (`ui.setup.use_game_profile`)."""
+
+
+def tile_reader() -> Any:
+    """This session's reader: the shared models reading with this session's game's profile only, so
+    that a viewer opening a profiled game changes nothing for the other games on the server.
+
+    Raises:
+        vision.onnx_models.ModelLoadError: the model files are missing or broken.
+    """
+    profile = st.session_state.get(GAME_PROFILE)
+    kept = st.session_state.get("_session_reader")
+    if kept is not None and kept[0] is profile:
+        return kept[1]
+    reader = shared_models().with_profile(profile)
+    st.session_state["_session_reader"] = (profile, reader)
+    return reader
 
 
 @st.cache_resource

@@ -5,12 +5,15 @@ this game, in every session."""
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import streamlit as st
 
 from assistant.storage import Game, Storage, StorageError
-from ui.common import tile_reader
+from ui.common import GAME_PROFILE, shared_models
+from vision.photos import PhotoError, decode_photo
 from vision.profile import Profile, ProfileError
 from vision.profile_store import load_game_profile, store_game_profile
 
@@ -41,26 +44,36 @@ def layout_picture(tile_height: int = 72) -> np.ndarray:
 
 
 def use_game_profile(db: Storage, game: Game) -> Profile | None:
-    """Give the shared reader this game's profile (or none); a profile that cannot be read is reported and
-    not used, and the game's scores are not touched."""
+    """This session reads with this game's profile (or none): a property of the session's own reader
+    (`ui.common.tile_reader`), never of the reader the server shares. A profile that cannot be read, or
+    made with other models, is reported and not used; the game's scores are not touched."""
     try:
         profile = load_game_profile(db, game.id)
     except (ProfileError, StorageError) as error:
         st.warning(f"This game's table profile is not used: {error}")
         profile = None
-    try:
-        if profile is None and not st.session_state.get("profile_in_use"):
-            return None  # the reader is not loaded for a game without a profile
-        tile_reader().use_profile(profile)
-        st.session_state["profile_in_use"] = profile is not None
-        return profile
-    except ProfileError as error:  # made with other models
-        st.warning(f"This game's table profile is not used: {error}")
-        tile_reader().use_profile(None)
-        st.session_state["profile_in_use"] = False
-        return None
-    except Exception:  # the reader cannot load (no models): the other screens report that
-        return None
+    if profile is not None:
+        try:
+            profile.check_models(shipped_model_versions())
+        except ProfileError as error:  # made with other models
+            st.warning(f"This game's table profile is not used: {error}")
+            profile = None
+        except Exception:  # the reader cannot load (no models): the other screens report that
+            profile = None
+    known = st.session_state.get(GAME_PROFILE)
+    if profile is None or known is None or _profile_key(known) != _profile_key(profile):
+        st.session_state[GAME_PROFILE] = profile  # the same profile keeps the same reader across runs
+    return st.session_state[GAME_PROFILE]
+
+
+def _profile_key(profile: Profile) -> str:
+    return json.dumps(profile.to_json(), sort_keys=True)
+
+
+def shipped_model_versions() -> dict[str, str]:
+    from vision.calibration import model_versions
+
+    return model_versions(shared_models())
 
 
 def photo_ui(label: str, key: str) -> np.ndarray | None:
@@ -70,10 +83,11 @@ def photo_ui(label: str, key: str) -> np.ndarray | None:
             else st.file_uploader(label, type=["jpg", "jpeg", "png", "webp", "bmp"], key=f"{key}_upload"))
     if data is None:
         return None
-    frame = cv2.imdecode(np.frombuffer(data.getvalue(), np.uint8), cv2.IMREAD_COLOR)
-    if frame is None:
-        st.error(f"{label}: this file is not a photo that can be read.")
-    return frame
+    try:  # the app's one guarded decoder: size, format and bombs checked before any pixel is decoded
+        return decode_photo(data.getvalue(), label)
+    except PhotoError as error:
+        st.error(f"{label}: {error}")
+        return None
 
 
 def _boxes_drawn(frame: np.ndarray, boxes: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
@@ -85,25 +99,19 @@ def _boxes_drawn(frame: np.ndarray, boxes: np.ndarray, colour: tuple[int, int, i
 
 
 def learned_ui(profile: Profile, empty: np.ndarray | None, tiles: np.ndarray | None) -> None:
-    reader = tile_reader()
+    plain_reader = shared_models().with_profile(None)
+    profiled = shared_models().with_profile(profile)
     st.success(
         f"Learned: {profile.false_finds} false finds of the bare table, {profile.tiles_learned} of your tiles"
         + (", your inks mapped to the usual ones" if profile.map_inks else "")
     )
     if empty is not None:
-        previous = reader.profile
-        reader.use_profile(None)
-        plain = reader.read(empty)
-        reader.use_profile(profile)
-        kept = reader.read(empty)
-        reader.use_profile(previous)
+        plain = plain_reader.read(empty)
+        kept = profiled.read(empty)
         st.image(_boxes_drawn(empty, plain.xyxy, (0, 0, 255)),
                  caption=f"Bare table: {len(plain)} false tiles found before, {len(kept)} now (red: ignored)")
     if tiles is not None:
-        previous = reader.profile
-        reader.use_profile(profile)
-        read = reader.read(tiles)
-        reader.use_profile(previous)
+        read = profiled.read(tiles)
         tokens = " ".join(str(t) for t in read.tiles() if t is not None)
         st.image(_boxes_drawn(tiles, read.xyxy, (0, 160, 0)), caption=f"Your tiles, as now read: {tokens}")
 
@@ -116,14 +124,13 @@ def show(db: Storage, game: Game) -> None:
         current = load_game_profile(db, game.id)
     except ProfileError:
         current = None
-    if current is not None and st.session_state.get("profile_in_use"):
+    if current is not None and st.session_state.get(GAME_PROFILE) is not None:
         st.info(f"This game reads with its table profile ({current.false_finds} false finds, "
                 f"{current.tiles_learned} tiles learned).")
     if db.game_profile(game.id) is not None:
         if st.button("Forget the profile"):
             store_game_profile(db, game.id, None)
-            tile_reader().use_profile(None)
-            st.session_state["profile_in_use"] = False
+            st.session_state[GAME_PROFILE] = None
             st.rerun()
     st.markdown("1. A photo of the **bare table** the game is played on (nothing on it).")
     empty = photo_ui("Photo of the bare table", "setup_empty")
@@ -135,7 +142,7 @@ def show(db: Storage, game: Game) -> None:
         try:
             with st.spinner("Learning your table and tiles…"):
                 profile = calibrate_photos(
-                    tile_reader(), [empty] if empty is not None else [],
+                    shared_models().with_profile(None), [empty] if empty is not None else [],
                     [(tiles, STANDARD_LAYOUT)] if tiles is not None else [],
                 )
         except BareTableError as error:
@@ -146,5 +153,5 @@ def show(db: Storage, game: Game) -> None:
             st.error(f"The tile photo does not match the layout: {error}")
             return
         store_game_profile(db, game.id, profile)
-        tile_reader().use_profile(profile)
+        st.session_state[GAME_PROFILE] = profile
         learned_ui(profile, empty, tiles)

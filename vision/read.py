@@ -274,34 +274,28 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     from vision.profile import ProfileError
 
     try:
-        reader, previous = reader_with_profile(reader, getattr(args, "profile", None))
+        reader, _ = reader_with_profile(reader, getattr(args, "profile", None))
     except (ModelLoadError, ProfileError) as error:
         _error(error)
         return EXIT_UNREADABLE
-    try:
-        return _read_all(args, rules, reader, targets)
-    finally:
-        reader.use_profile(previous)
+    return _read_all(args, rules, reader, targets)
 
 
 def reader_with_profile(reader: TileReader | None, profile: str | None) -> tuple[TileReader, Any]:
-    """The reader (the shipped one unless given), now reading with the profile at `profile` (None: with
-    none), and the profile it read with before: the reader is shared in a process (`load_reader`), so a
-    command's profile holds for that command only and the caller gives the old one back.
+    """A reader of the given models (the shipped ones unless given) reading with the profile at `profile`
+    (None: with none), and the profile the given reader reads with, which is left as it was
+    (`TileReader.with_profile`: a command's profile holds for that command's reads only).
 
     Raises:
         ModelLoadError: the shipped models cannot be loaded.
         ProfileError: the profile cannot be read or was made with other models.
     """
     reader = reader or load_reader()
-    previous = reader.profile
     if profile is None:
-        reader.use_profile(None)
-    else:
-        from vision.profile import load_profile
+        return reader.with_profile(None), reader.profile
+    from vision.profile import load_profile
 
-        reader.use_profile(load_profile(profile))
-    return reader, previous
+    return reader.with_profile(load_profile(profile)), reader.profile
 
 
 def _decoded_and_found(reader: TileReader, image: str, confidence: float | None) -> tuple[Any, Any]:

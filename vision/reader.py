@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import time
@@ -169,6 +170,22 @@ class TileReader:
 
             profile.check_models(model_versions(self))
         self.profile = profile
+
+    def with_profile(self, profile: Profile | None) -> TileReader:
+        """These models reading with `profile` (None: without), as a reader of its own: the profile holds
+        for the reads made through it and no other, so two games on one server each read with their own
+        table's profile. The models are shared, not copied (onnxruntime sessions run from any thread).
+
+        Raises:
+            ProfileError: the profile was made with other model files.
+        """
+        view = copy.copy(self)
+        view.timings = ReadTimings()
+        view.rejected = Detections.empty()
+        view.cloth = Detections.empty()
+        view.profile = None
+        view.use_profile(profile)
+        return view
 
     @property
     def reads_faces(self) -> bool:

@@ -61,6 +61,9 @@ class FakeReader:
         self.calls += 1
         return self.detections
 
+    def with_profile(self, profile: object) -> FakeReader:
+        return self  # the fake reads the same with any profile
+
 
 def photo_bytes(width: int = 640, height: int = 480, seed: int = 0, ext: str = ".jpg") -> bytes:
     rng = np.random.default_rng(seed)

@@ -89,6 +89,10 @@ class ScriptedReader:
     def use_profile(self, profile: object) -> None:
         self.profile = profile
 
+    def with_profile(self, profile: object) -> ScriptedReader:
+        self.profile = profile
+        return self
+
 
 def test_a_still_picture_a_light_turned_up_and_a_shaking_camera_are_no_motion() -> None:
     motion = MotionWatch()
