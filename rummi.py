@@ -1,10 +1,10 @@
 """`rummi`, the command a player runs: the domain's commands and the reader's, composed here.
 
-`assistant.cli` holds the domain's commands (table, meld, turn, score, solve, tournament) and knows nothing of
-pixels; this module adds the reader's (`read`, `calibrate`, `watch`, from `vision`). Each plug-in is imported
-only when its command is named, so `rummi table` loads no OpenCV, numpy or ONNX Runtime. The console script
-`rummi` and `python -m rummi` both run `main`. It sits outside both packages because it is the one place that
-knows both: the domain stays free of `vision`, and `vision` stays a library.
+`assistant.cli` holds the domain's commands (table, meld, turn, score, solve, tournament, replay) and knows
+nothing of pixels; this module adds the reader's (`read`, `calibrate`, `watch`, from `vision`). Each plug-in
+is imported only when its command is named, so `rummi table` loads no OpenCV, numpy or ONNX Runtime. The
+console script `rummi` and `python -m rummi` both run `main`. It sits outside both packages because it is the
+one place that knows both: the domain stays free of `vision`, and `vision` stays a library.
 """
 
 from __future__ import annotations

@@ -54,10 +54,17 @@ def _tournament_plugin() -> ModuleType:
     return tournament_cli
 
 
+def _replay_plugin() -> ModuleType:
+    from assistant import replay_cli
+
+    return replay_cli
+
+
 # The domain's own plug-ins, name -> Plugin. `main(argv, plugins)` is given a larger table by rummi.py.
 PLUGINS: Mapping[str, Plugin] = {
     "solve": Plugin(_solve_plugin, "the best play for a table and a rack"),
     "tournament": Plugin(_tournament_plugin, "a tournament hall: tables by raffle, games, standings"),
+    "replay": Plugin(_replay_plugin, "print a game record's calls turn by turn (rummi watch --record)"),
 }
 
 

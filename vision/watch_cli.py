@@ -8,12 +8,14 @@ import sys
 from typing import Any
 
 from assistant.errors import shorten_long_runs
+from assistant.game_record import RecordError
 from assistant.referee import Referee, RefereeError
 from vision.detector import ModelLoadError
 from vision.profile import ProfileError
 from vision.read import reader_with_profile
 from vision.reader import TileReader
 from vision.watch import GameWatcher, VideoError, video_frames
+from vision.watch_record import WatchRecorder, add_record_option
 
 EXIT_OK = 0
 EXIT_UNREADABLE = 2
@@ -34,6 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile", metavar="PROFILE", help="read with what `rummi calibrate` learned of the table and tiles"
     )
+    add_record_option(parser)
 
 
 def _error(message: object) -> None:
@@ -60,20 +63,23 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         _error(error)
         return EXIT_UNREADABLE
     watcher = GameWatcher(reader, referee, settle_s=args.settle)
+    recorder = WatchRecorder.for_args(args, rules, referee)
     try:
         for frame, time_s, index in video_frames(_source(args.video)):
             event = watcher.update(frame, time_s, index)
+            recorder.after(event)
             if event.call is None:
                 continue
             if args.json:
                 print(json.dumps(event.call.to_json()), flush=True)
             else:
                 print(f"{event.call.time_s:7.1f} s  {event.call.describe(rules)}", flush=True)
-    except VideoError as error:
+    except (VideoError, RecordError) as error:
         _error(error)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:  # a camera is watched until stopped
         pass
     finally:
         reader.use_profile(previous)
+        recorder.close()
     return EXIT_OK

@@ -242,10 +242,10 @@ def test_python_dash_m_assistant_runs_the_whole_rummi_as_the_contract_says(comma
 
 def test_the_domain_cli_has_the_domain_commands_only(capsys: pytest.CaptureFixture[str]) -> None:
     """`assistant.cli` has the domain's commands; the reader's are added by `rummi` (rummi.py)."""
-    assert set(PLUGINS) == {"solve", "tournament"}
+    assert set(PLUGINS) == {"solve", "tournament", "replay"}
     assert main(["read", "table.jpg"]) == 2
     assert "invalid choice: 'read'" in capsys.readouterr().err
-    assert {"solve", "tournament", "read", "calibrate", "watch"} == set(rummi.PLUGINS)
+    assert {"solve", "tournament", "replay", "read", "calibrate", "watch"} == set(rummi.PLUGINS)
     assert rummi.main(["read", "--help"]) == 0
     assert "IMAGE" in capsys.readouterr().out
 
