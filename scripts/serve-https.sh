@@ -7,7 +7,8 @@
 #   PORT=8443 scripts/serve-https.sh -- --db /srv/rummi/club.sqlite3
 #
 # Arguments after `--` go to the app (`--db PATH` picks the database). The app's Game screen shows the
-# address to open and its QR code.
+# address to open and its QR code. Only this computer's names and addresses are served (ui/host_guard.py);
+# RUMMI_ALLOWED_HOSTS=name1,name2 adds others (a reverse proxy's name). Set a director key on a shared network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-8501}
@@ -26,6 +27,11 @@ if [ ! -s "$CERTS/cert.pem" ] || [ ! -s "$CERTS/key.pem" ] || [ "$(cat "$CERTS/a
   echo "$address" > "$CERTS/address"
 fi
 echo "Open https://$address:$PORT on the phone (same network) and accept the certificate warning once."
+if [ -z "${RUMMI_DIRECTOR_KEY:-}" ] && ! grep -qs '^director_key' .streamlit/secrets.toml && [[ " $* " != *" --director-key "* ]]; then
+  echo "No director key is set: only a browser on this computer (localhost) can change scores. On a shared" >&2
+  echo "network set one: RUMMI_DIRECTOR_KEY=\$(python3 -c 'import secrets; print(secrets.token_urlsafe())')" >&2
+fi
+echo "Served under this computer's names and addresses only; others: RUMMI_ALLOWED_HOSTS=name1,name2" >&2
 [ "${1:-}" = "--" ] && shift
 exec "$PYTHON" -m streamlit run app.py \
   --server.address 0.0.0.0 --server.port "$PORT" \
