@@ -7,6 +7,12 @@ starts another referee game for the same game; the earlier ones and their turns 
 
 Each change is one transaction that checks it continues what is stored: a call for a turn another tab
 recorded first, or for a referee game replaced since, is refused and nothing stored is changed.
+
+The game record (issue 36, `assistant.game_record`) of a referee game is made from what is stored, with no
+table of its own: each call with its seat, verdict and table is a turn's row, the time it was judged is the
+row's `recorded_at`, the snapshot is the row's JPEG (referenced as `referee/ID/turn/N`), and the table before
+each call is the table after the call before it, or for the first the start the referee's state kept
+(`states`). `game_record` gives it, with the game's name, rules and seat names in its header.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.engine import Connection
 
 from assistant.errors import InputError
+from assistant.game_record import GameRecord, RecordError, RecordHeader, iso_time, record_from_referee
 from assistant.referee import Call
+from assistant.rules import find_preset
 from assistant.storage.database import Database, StorageError
 
 MAX_SETTLE_S = 30.0
@@ -313,6 +321,68 @@ class RefereeStore:
             write=False,
         )
         return {int(row.number): bytes(row.snapshot) for row in rows}
+
+
+    def game_record(self, game_id: int) -> GameRecord | None:
+        """The game record of the game's current referee game (`assistant.game_record`); None before the
+        first. Every call in turn order with the table before it, when it was judged and its snapshot's
+        reference (`snapshot_reference`; none for a draw).
+
+        Raises:
+            StorageError: no such game, or the stored rows cannot be read.
+        """
+        stored = self.current(game_id)
+        if stored is None:
+            return None
+
+        def read(conn: Connection) -> tuple[Any, list[Any]]:
+            row = conn.execute(
+                text("SELECT name, preset, variants FROM games WHERE id = :id"), {"id": game_id}
+            ).first()
+            players = conn.execute(
+                text("SELECT seat, name FROM players WHERE game_id = :id ORDER BY seat"), {"id": game_id}
+            ).all()
+            return row, list(players)
+
+        row, players = self.db.run(read, write=False)
+        if row is None:
+            raise StorageError(f"no game with id {game_id}")
+        names = {int(p.seat) + 1: str(p.name) for p in players}
+        header = RecordHeader(
+            game=str(row.name),
+            rules=_rules_label(str(row.preset), row.variants),
+            players=stored.players,
+            first_seat=stored.first_seat,
+            seats=tuple(names.get(seat, f"Seat {seat}") for seat in range(1, stored.players + 1)),
+            created=iso_time(stored.created_at),
+            source="app",
+        )
+        try:
+            return record_from_referee(
+                stored.state,
+                header,
+                calls=[t.call for t in stored.turns],
+                recorded_at=[t.recorded_at for t in stored.turns],
+                snapshots=[snapshot_reference(stored.id, t.number) if t.has_snapshot else None
+                           for t in stored.turns],
+            )  # fmt: skip
+        except RecordError as error:
+            raise StorageError(f"referee game {stored.id} of game {game_id}: {error}") from error
+
+
+def snapshot_reference(referee_id: int, number: int) -> str:
+    """How a game record names a stored turn's snapshot: `referee/ID/turn/N` (`RefereeStore.snapshots`)."""
+    return f"referee/{referee_id}/turn/{number}"
+
+
+def _rules_label(preset: str, variants: Any) -> str:
+    """The game's rules as `--rules` takes them; the standard ones where they cannot be used (as the app
+    judges such a game)."""
+    try:
+        house = json.loads(variants) if isinstance(variants, str) else list(variants or ())
+        return find_preset("+".join((preset, *house))).label
+    except (InputError, TypeError, ValueError):
+        return find_preset("standard").label
 
 
 def _check_current(conn: Connection, referee_id: int) -> int:

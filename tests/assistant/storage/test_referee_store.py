@@ -224,3 +224,49 @@ def test_a_database_from_before_the_referee_migrates_keeping_every_score(
     rid = referees.start(game, referee.to_json())
     referees.record(rid, referee.drew(), referee.to_json())
     assert len(referees.current(game).turns) == 1  # type: ignore[union-attr]
+
+
+def test_the_game_record_is_made_from_what_is_stored_and_survives_a_new_storage(
+    store: Storage, game_id: int
+) -> None:
+    from assistant.game_record import parse_record
+
+    referees = RefereeStore(store.db)
+    assert referees.game_record(game_id) is None  # no referee game yet
+    referee = Referee(find_preset("standard+gentle-joker"), players=3, first_seat=2)
+    rid = referees.start(game_id, referee.to_json())
+    observe(referee, "r10 r11 r12")  # the start
+    played = observe(referee, "r10 r11 r12 | k7 b7 o7")
+    referees.record(rid, played, referee.to_json(), JPEG)
+    referees.record(rid, referee.drew(3.0), referee.to_json())
+    bad = observe(referee, "r10 r11 r12 | k7 b7 o7 | k1 k2")
+    referees.record(rid, bad, referee.to_json(), JPEG)
+    fixed = referee.override(True)
+    referees.correct(rid, fixed, referee.to_json())
+
+    again = RefereeStore(Storage(store.url).db)  # a new storage object on the same database: a restarted app
+    record = again.game_record(game_id)
+    assert record is not None and record == referees.game_record(game_id)
+    header = record.header
+    assert (header.game, header.players, header.first_seat) == ("Friday", 3, 2)
+    assert header.seats == ("Ann", "Bob", "Cid") and header.source == "app"
+    assert header.rules == "standard"  # the game's own rules, as the app judges it
+    assert [c.call for c in record.calls] == [played, referee.history[1], fixed]
+    assert record.calls[2].call.overridden and record.calls[2].call.legal
+    start = tuple(tuple(s) for s in parse_layout("r10 r11 r12"))
+    assert [c.table_before for c in record.calls] == [start, played.table, played.table]
+    assert [c.snapshot for c in record.calls] == [f"referee/{rid}/turn/1", None, f"referee/{rid}/turn/3"]
+    assert all(c.recorded_at and c.recorded_at.endswith("Z") for c in record.calls)
+    assert parse_record(record.to_bytes()) == record  # the file the app exports reads back the same
+    number = int(record.calls[2].snapshot.rsplit("/", 1)[1])  # type: ignore[union-attr]
+    assert again.snapshots(rid, [number]) == {3: JPEG}  # the reference finds the picture
+
+
+def test_a_game_record_of_a_game_with_more_seats_than_players_names_them_by_seat(
+    store: Storage, game_id: int
+) -> None:
+    referees = RefereeStore(store.db)
+    referees.start(game_id, Referee(RULES, players=4).to_json())
+    record = referees.game_record(game_id)
+    assert record is not None and record.header.seats == ("Ann", "Bob", "Cid", "Seat 4")
+    assert record.calls == ()
