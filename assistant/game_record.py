@@ -288,6 +288,74 @@ def record_from_referee(
     return GameRecord(header, tuple(entries))
 
 
+# -- in words (rummi replay, the Referee screen) -----------------------------------------------------------
+
+
+def describe_header(record: GameRecord) -> str:
+    """`Game record: Friday · standard rules · 3 players (seat 1 Ann, ...) · seat 2 first · 5 turns · ...`"""
+    header = record.header
+    named = [
+        f"seat {seat} {name}" for seat, name in enumerate(header.seats, start=1) if name != f"Seat {seat}"
+    ]
+    players = f"{header.players} player{'s' * (header.players != 1)}"
+    if named:
+        players += f" ({', '.join(named)})"
+    turns = len(record.calls)
+    parts = [
+        f"Game record: {header.game or '(no name)'}",
+        f"{header.rules} rules",
+        players,
+        f"seat {header.first_seat} first",
+        f"{turns} turn{'s' * (turns != 1)}",
+        f"created {header.created}",
+    ]
+    if header.source:
+        parts.append(f"from {header.source}")
+    return " · ".join(parts)
+
+
+def describe_call(entry: RecordedCall) -> str:
+    """`turn 12, seat 2: legal, added k3 k4 k5; table before: r1 r2 r3 | k5 k6 k7`"""
+    call = entry.call
+    if call.action == DREW:
+        what = "drew a tile"
+    else:
+        verdict = "legal" if call.legal else "not legal"
+        if call.overridden:
+            verdict += " (overridden)"
+        pieces = [verdict]
+        if call.action == PUT_BACK:
+            pieces.append("put the table back")
+        if call.added:
+            pieces.append(f"added {format_tiles(call.added)}")
+        if call.removed:
+            pieces.append(f"removed {format_tiles(call.removed)}")
+        if call.penalty_tiles:
+            noun = "tile" if call.penalty_tiles == 1 else "tiles"
+            pieces.append(f"{call.penalty_tiles} penalty {noun}")
+        what = ", ".join(pieces)
+        if call.reasons:
+            what += " (" + "; ".join(call.reasons) + ")"
+        if call.unsure:
+            what += "; check: " + "; ".join(call.unsure)
+    return f"turn {call.turn}, seat {call.seat}: {what}; table before: {table_text(entry.table_before)}"
+
+
+def describe_turn_before(entry: RecordedCall) -> str:
+    """What was on the table before the turn, set by set; the turn's call; the table after it."""
+    call = entry.call
+    sets = len(entry.table_before)
+    tiles = sum(len(s) for s in entry.table_before)
+    lines = [
+        f"Before turn {call.turn} (seat {call.seat}) the table held {sets} set{'s' * (sets != 1)}, "
+        f"{tiles} tile{'s' * (tiles != 1)}" + (":" if sets else ".")
+    ]
+    lines += [f"  {index}. {format_tiles(list(s))}" for index, s in enumerate(entry.table_before, start=1)]
+    lines.append(describe_call(entry))
+    lines.append(f"table after: {table_text(call.table)}")
+    return "\n".join(lines)
+
+
 # -- reading -----------------------------------------------------------------------------------------------
 
 

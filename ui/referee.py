@@ -2,7 +2,11 @@
 with no tap. The seat to play and each verdict are shown large, with a sound (switchable); the turn history
 keeps each turn's snapshot and verdict; "Drew a tile" (key D) records the draw the camera cannot see; an
 override corrects a wrong call. The referee and every judged turn are stored with the game
-(`assistant.storage.referee`), so a restarted app resumes the game.
+(`assistant.storage.referee`), so a restarted app resumes the game. Each verdict is also said aloud where the
+browser can speak (`speechSynthesis`; switchable, per tab). The game record (issue 36,
+`assistant.game_record`) of the current referee game can be downloaded, and a record file opened and shown
+turn by turn, read-only. A viewer sees the verdicts and the history, and no button it may not press (the
+camera's Start, Drew a tile, Override, New referee game): a caption says whose they are.
 
 Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
 each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
@@ -15,6 +19,7 @@ import io
 import json
 import math
 import queue
+import re
 import struct
 import threading
 import time
@@ -27,11 +32,21 @@ import cv2
 import numpy as np
 import streamlit as st
 
+from assistant.game_record import (
+    MAX_RECORD_BYTES,
+    MEDIA_TYPE,
+    SUFFIX,
+    GameRecord,
+    RecordError,
+    describe_call,
+    describe_header,
+    parse_record,
+)
 from assistant.referee import DREW, PUT_BACK, Call, Referee, RefereeError
 from assistant.rules import Rules
 from assistant.storage import Game, Storage, StorageError
 from assistant.storage.referee import RefereeGame, RefereeStore
-from assistant.tiles import format_tiles
+from assistant.tiles import Tile, format_tiles
 from ui import helpers
 from ui.common import INVALID_MARK, VALID_MARK, tile_reader
 from vision import photos
@@ -49,6 +64,16 @@ IDLE_S = 5.0
 DEFAULT_SETTLE_S = 1.5
 SETTLE_RANGE = (0.5, 10.0)
 STREAM_KEY = "referee_stream"
+VIEWER_TAPS = ":material/visibility: Drew a tile and Override are the director's or this game's table's."
+VIEWER_SETTINGS = (
+    ":material/visibility: The settle time, the sound and a new referee game are the director's or this "
+    "game's table's."
+)
+SPEECH_HELP = "Where this browser can speak: the seat and the verdict, in a short sentence (this tab)."
+ONLY_LOOKS_ON = (
+    "This device only looks on: the camera, Drew a tile, Override and a new referee game are the director's "
+    "or this game's table's (open the game's table link there)."
+)
 CAMERA_TEXTS = {
     # Shown by the stream's own panel instead of the browser's raw error (streamlit-webrtc translations).
     "start": "Start",
@@ -355,6 +380,7 @@ def show(db: Storage, game: Game, rules: Rules) -> None:
         stored = current_referee_game(referees, game, rules) if writer else referees.current(game.id)
         if stored is None:
             st.info("No referee game yet: the director or this game's table starts one on this screen.")
+            record_ui(db, game, None)
             return
         stream = stream_for(stored, rules)
     except (StorageError, RefereeError) as error:
@@ -365,12 +391,12 @@ def show(db: Storage, game: Game, rules: Rules) -> None:
         if writer:
             camera_ui(stream)
         else:
-            st.info("This device only looks on: the camera and the taps are the director's or the table's.")
+            st.info(ONLY_LOOKS_ON)
     with verdict_column:
         verdict_ui(db, game, rules, writer)
     history_ui(db, game, rules)
-    if writer:
-        settings_ui(db, game, stored, rules)
+    record_ui(db, game, stored)
+    settings_ui(db, game, stored, rules, writer)
 
 
 def camera_ui(stream: RefereeStream) -> None:
@@ -532,8 +558,9 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
             st.info("No turn judged yet: each turn is judged when the table is still again.")
         else:
             verdict_box(last, names)
-    sound_ui(stored, last)
+    sound_ui(stored, last, names, rules)
     if not writer:
+        st.caption(VIEWER_TAPS)
         if st.session_state.referee_error:
             st.error(st.session_state.referee_error)
         return
@@ -586,20 +613,95 @@ def _played(call: Call) -> str:
     return " and ".join(parts) or "moved tiles"
 
 
-def sound_ui(stored: RefereeGame, last: Call | None) -> None:
-    """A sound on each new verdict (none for those there before the tab opened); switchable."""
+def sound_ui(
+    stored: RefereeGame, last: Call | None, names: dict[int, str] | None = None, rules: Rules | None = None
+) -> None:
+    """A sound and a spoken sentence on each new verdict (none for those there before the tab opened); each
+    switchable (the sound for the referee game, the voice for this tab)."""
     heard = None if last is None else (stored.id, last.turn, last.legal, last.overridden)
     if "referee_heard" not in st.session_state:
         st.session_state.referee_heard = heard
         st.session_state.referee_sound = None
+        st.session_state.referee_spoken = None
     if heard != st.session_state.referee_heard:
         st.session_state.referee_heard = heard
         st.session_state.referee_sound = (
             None if last is None or last.action == DREW else verdict_sound(last.legal, last.turn)
         )
+        sentence = None if last is None else spoken_verdict(last, names or {}, rules)
+        st.session_state.referee_spoken = None if sentence is None else ("-".join(map(str, heard)), sentence)
     if stored.sound and st.session_state.referee_sound is not None:
         with st.container(key="referee_sound"):  # hidden (CSS below); it plays as it appears
             st.audio(st.session_state.referee_sound, format="audio/wav", autoplay=True)
+    spoken = st.session_state.get("referee_spoken")
+    if st.session_state.setdefault(SPEECH_KEY, True) and spoken is not None:
+        with st.container(key="referee_speech"):  # hidden too: a script, nothing to see
+            st.html(speech_html(*spoken), unsafe_allow_javascript=True)
+
+
+SPEECH_KEY = "referee_speech_on"
+_TOKEN = re.compile(r"\b([kbroyKBROY])(1[0-3]|[1-9])\b|\bJ\b")
+_OPENING = re.compile(r"the opening meld is worth (\d+) points?, the .* rules need (\d+)")
+
+
+def spoken_verdict(call: Call, names: dict[int, str], rules: Rules | None = None) -> str | None:
+    """The verdict as a short sentence to say aloud: `Seat 2: not legal, opening worth 24 points, 30 needed.`;
+    None for a draw (no verdict, no sound)."""
+    if call.action == DREW:
+        return None
+    name = names.get(call.seat, "")
+    who = f"Seat {call.seat}"
+    if name and name not in (f"Seat {call.seat}", f"Player {call.seat}"):
+        who += f", {name}"
+    if call.action == PUT_BACK:
+        sentence = f"{who}: the table is back as it was"
+        if call.penalty_tiles:
+            sentence += f", {helpers.counted(call.penalty_tiles, 'penalty tile')} to draw"
+    elif call.legal:
+        sentence = f"{who}: legal"
+    else:
+        sentence = f"{who}: not legal"
+        if call.reasons:
+            sentence += f", {_spoken_reason(call.reasons[0], rules)}"
+    if call.overridden:
+        sentence += ", as a person called it"
+    return sentence + "."
+
+
+def _spoken_reason(reason: str, rules: Rules | None) -> str:
+    """A reason said short: no tile list in brackets, two clauses at most, tiles in words (`black 12`)."""
+    text = _OPENING.sub(r"opening worth \1 points, \2 needed", reason)
+    text = re.sub(r"\s*\([^)]*\)", "", text)
+    text = ", ".join(text.split(": ")[:2])
+
+    def word(match: re.Match[str]) -> str:
+        tile = Tile.parse(match.group(0))
+        return rules.describe(tile) if rules is not None else str(tile)
+
+    return _TOKEN.sub(word, text)
+
+
+def speech_html(key: str, sentence: str) -> str:
+    """A script that says `sentence` once in this browser tab (`key` tells one verdict from the next), where
+    the browser has `speechSynthesis`; elsewhere it does nothing."""
+    said = json.dumps(sentence).replace("<", "\\u003c")
+    token = json.dumps(key).replace("<", "\\u003c")
+    return f"""<script>
+(() => {{
+  const synth = window.speechSynthesis;
+  if (!synth || typeof window.SpeechSynthesisUtterance !== "function") return;  // no voice here: nothing
+  const key = {token};
+  let last = window.rummiSpoken;
+  try {{ last = window.sessionStorage.getItem("rummi-spoken") || last; }} catch (error) {{}}
+  if (last === key) return;  // said already (the screen is drawn again each second)
+  window.rummiSpoken = key;
+  try {{ window.sessionStorage.setItem("rummi-spoken", key); }} catch (error) {{}}
+  const utterance = new window.SpeechSynthesisUtterance({said});
+  utterance.lang = "en";
+  synth.cancel();
+  synth.speak(utterance);
+}})();
+</script>"""
 
 
 def status_caption(stream: RefereeStream) -> None:
@@ -652,8 +754,15 @@ def history_ui(db: Storage, game: Game, rules: Rules) -> None:
                 )
 
 
-def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> None:
-    """Settle time and sound (at once); seats and first seat (for a new referee game)."""
+def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules, writer: bool = True) -> None:
+    """Settle time and sound (at once); seats and first seat (for a new referee game); the voice (this tab).
+    A viewer has the voice only: the rest is the director's or the table's."""
+    st.session_state.setdefault(SPEECH_KEY, True)
+    if not writer:
+        with st.expander("Referee settings", icon=":material/settings:"):
+            st.toggle("Say each verdict aloud", key=SPEECH_KEY, help=SPEECH_HELP)
+            st.caption(VIEWER_SETTINGS)
+        return
     synced = st.session_state.get("referee_settings_synced")
     if synced != (stored.id, stored.settle_s, stored.sound):
         st.session_state.referee_settle = stored.settle_s
@@ -671,6 +780,7 @@ def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> N
         sound.toggle(
             "Sound on each verdict", key="referee_sound_on", on_change=on_settings, args=(db, stored.id)
         )
+        sound.toggle("Say each verdict aloud", key=SPEECH_KEY, help=SPEECH_HELP)
         st.markdown("**A new referee game** (this one stays stored)")
         players, first, start = st.columns(3, vertical_alignment="bottom")
         most = rules.max_players
@@ -682,6 +792,67 @@ def settings_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> N
         )  # fmt: skip
         if st.session_state.get("referee_settings_error"):
             st.error(st.session_state.referee_settings_error)
+
+
+def record_file_name(game: Game, stored: RefereeGame) -> str:
+    """`friday-referee-3.jsonl`: the game's name in letters, digits and dashes, the referee game's id."""
+    stem = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-") or "game"
+    return f"{stem[:40]}-referee-{stored.id}{SUFFIX}"
+
+
+def record_ui(db: Storage, game: Game, stored: RefereeGame | None) -> None:
+    """The game record: the current referee game's to download (it is in the database, so it outlives a
+    restart), and a record file to open, shown turn by turn and stored nowhere."""
+    record: GameRecord | None = None
+    with st.expander("Game record", icon=":material/history_edu:"):
+        if stored is not None:
+            try:
+                record = referee_store(db).game_record(game.id)
+            except StorageError as error:
+                st.error(f"The game record cannot be made: {error}")
+        if record is not None and stored is not None:
+            st.download_button(
+                "Download the game record", data=record.to_bytes(), file_name=record_file_name(game, stored),
+                mime=MEDIA_TYPE, key="referee_record_download", icon=":material/download:",
+            )  # fmt: skip
+            st.caption(
+                f"{helpers.counted(len(record.calls), 'turn')} of this referee game: a header line, then one "
+                "line a turn with its seat, the tables before and after, the verdict and the time "
+                "(JSON lines, docs/game-record.md). `rummi replay FILE` prints it turn by turn."
+            )
+        upload = st.file_uploader(
+            "Open a game record", type=[SUFFIX.lstrip(".")], key="referee_record_upload",
+            help="A record downloaded here or written by `rummi watch VIDEO --record FILE`: shown below, "
+            "read-only (nothing of it is stored).",
+        )  # fmt: skip
+    if upload is None:
+        return
+    try:
+        upload.seek(0)
+        opened = parse_record(upload.read(MAX_RECORD_BYTES + 1), upload.name, MAX_RECORD_BYTES)
+    except RecordError as error:
+        st.error(f"The game record cannot be opened: {error}")
+        return
+    opened_record_ui(opened)
+
+
+def opened_record_ui(record: GameRecord) -> None:
+    """An opened record, turn by turn from the first, each with its verdict and the table before it."""
+    header = record.header
+    with st.container(key="referee_opened_record"):
+        turns = helpers.counted(len(record.calls), "turn")
+        st.subheader(f"Opened record: {header.game or '(no name)'} ({turns})")
+        st.caption(describe_header(record) + " · read-only: nothing of it is stored")
+        for entry in record.calls:
+            call = entry.call
+            with st.container(border=True, key=f"referee_record_turn_{call.turn}"):
+                mark = VALID_MARK if call.legal else INVALID_MARK
+                verdict = "drew a tile" if call.action == DREW else ("legal" if call.legal else "not legal")
+                st.markdown(
+                    f"{mark} **Turn {call.turn} · {header.seat_name(call.seat)}** · {verdict}"
+                    + (" · :orange[overridden]" if call.overridden else "")
+                )
+                st.caption(describe_call(entry))
 
 
 def on_settings(db: Storage, referee_id: int) -> None:
@@ -733,7 +904,7 @@ def on_new_game(db: Storage, game: Game, rules: Rules) -> None:
 STYLE = """<style>
 .st-key-referee_seat h1 { font-size: 3.2rem; line-height: 1.1; padding: 0; }
 .st-key-referee_verdict h2 { font-size: 2.6rem; line-height: 1.15; }
-.st-key-referee_sound { display: none; }
+.st-key-referee_sound, .st-key-referee_speech { display: none; }
 </style>"""
 
 

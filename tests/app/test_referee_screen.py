@@ -18,6 +18,7 @@ from assistant.referee import Referee
 from assistant.rules import find_preset
 from assistant.storage import Storage
 from assistant.storage.referee import RefereeStore
+from assistant.tiles import Tile
 from ui.referee import RefereeStream, verdict_sound
 
 PLAYED = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "o10 o11 o12"]]
@@ -283,3 +284,220 @@ def test_an_unreadable_stored_referee_game_is_said_and_kept(app: Callable[[], Ap
     assert any("The referee game cannot be opened" in e and "not touched" in e for e in said), said
     stored = store.db.run(lambda c: c.exec_driver_sql("SELECT COUNT(*) FROM referee_turns").scalar_one())
     assert stored == 1  # nothing was replaced or removed
+
+
+# -- the game record, spoken verdicts, a viewer's buttons (issue 36) -----------------------------------------
+
+
+class DownloadSpy:
+    """Keeps what each `st.download_button` of the app was given (AppTest keeps only a media URL)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.given: dict[str, bytes] = {}
+        real = st.download_button
+
+        def download_button(label: str, data: object = None, *args: object, **kwargs: object) -> object:
+            self.given[str(kwargs.get("key"))] = data if isinstance(data, bytes) else str(data).encode()
+            self.given[f"{kwargs.get('key')}:name"] = str(kwargs.get("file_name")).encode()
+            return real(label, data, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(st, "download_button", download_button)
+
+
+def upload(at: AppTest, name: str, data: bytes) -> None:
+    at.file_uploader(key="referee_record_upload").set_value((name, data, "application/jsonl")).run()
+
+
+def judged_game(at: AppTest, reader: FakeReader) -> None:
+    """Turn 1 seat 1 plays o10 o11 o12 (legal), turn 2 seat 2 draws."""
+    stream = stream_of(at)
+    show_table(stream, reader, VALID_TABLE, seconds=2.0)
+    show_table(stream, reader, PLAYED, seconds=2.0)
+    at.run()
+    at.button(key="referee_drew").click().run()
+    assert not at.exception
+
+
+def test_the_game_record_is_downloaded_and_survives_a_restart(
+    app: Callable[[], AppTest], reader: FakeReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assistant.game_record import parse_record
+
+    spy = DownloadSpy(monkeypatch)
+    at = open_referee(app)
+    judged_game(at, reader)
+    assert [b.label for b in at.get("download_button")] == ["Download the game record"]
+    record = parse_record(spy.given["referee_record_download"])
+    assert spy.given["referee_record_download:name"].endswith(b"-referee-1.jsonl")
+    assert (record.header.players, record.header.seats, record.header.source) == (
+        2, ("Player 1", "Player 2"), "app"
+    )  # fmt: skip
+    turns = [(c.call.turn, c.call.seat, c.call.action) for c in record.calls]
+    assert turns == [(1, 1, "play"), (2, 2, "drew")]
+    assert record.calls[0].table_before == tuple(
+        tuple(Tile.parse(t) for t in s.split()) for row in VALID_TABLE for s in row
+    )
+    assert record.calls[0].snapshot == "referee/1/turn/1" and record.calls[1].snapshot is None
+    assert any("2 turns of this referee game" in c.value for c in at.caption)
+    del at
+    st.cache_resource.clear()  # a restarted server: the record is in the database
+    spy.given.clear()
+    open_referee(app)
+    assert parse_record(spy.given["referee_record_download"]) == record
+
+
+def test_a_record_file_is_opened_turn_by_turn_and_stored_nowhere(
+    app: Callable[[], AppTest], reader: FakeReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spy = DownloadSpy(monkeypatch)
+    at = open_referee(app)
+    judged_game(at, reader)
+    data = spy.given["referee_record_download"]
+    fresh = app()  # another tab opens the file
+    fresh.radio(key="screen").set_value("Referee").run()
+    upload(fresh, "game.jsonl", data)
+    assert not fresh.exception
+    assert "Opened record: Table 1 (2 turns)" in [h.value for h in fresh.subheader]
+    shown = texts(fresh)
+    assert "**Turn 1 · Player 1** · legal" in shown and "**Turn 2 · Player 2** · drew a tile" in shown
+    before = "r5 r6 r7 | k9 b9 o9 | b1 b2 b3 b4"
+    assert f"turn 1, seat 1: legal, added o10 o11 o12; table before: {before}" in shown
+    assert "read-only: nothing of it is stored" in shown
+    count = "SELECT COUNT(*) FROM referee_turns"
+    turns = Storage(_db(fresh)).db.run(lambda c: c.exec_driver_sql(count).scalar_one())
+    assert turns == 2  # opening a record wrote nothing
+
+
+@pytest.mark.parametrize(
+    ("cut", "said"),
+    [
+        (lambda data: data[: data.rindex(b'"reasons"')], "game.jsonl line 3 is cut short"),
+        (lambda data: data.replace(b'"version": 1', b'"version": 7', 1), "game.jsonl line 1: version 7"),
+        (lambda data: b"not json\n" + data, "game.jsonl line 1 is not JSON"),
+    ],
+    ids=["truncated", "wrong version", "not JSON"],
+)
+def test_a_bad_record_file_is_said_naming_the_line(
+    app: Callable[[], AppTest], reader: FakeReader, monkeypatch: pytest.MonkeyPatch,
+    cut: Callable[[bytes], bytes], said: str,
+) -> None:  # fmt: skip
+    spy = DownloadSpy(monkeypatch)
+    at = open_referee(app)
+    judged_game(at, reader)
+    bad = cut(spy.given["referee_record_download"])
+    upload(at, "game.jsonl", bad)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any(e.startswith("The game record cannot be opened:") and said in e for e in errors), errors
+    assert not [h for h in at.subheader if h.value.startswith("Opened record")]
+
+
+def test_a_record_over_the_size_limit_is_refused(
+    app: Callable[[], AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui import referee as screen
+
+    monkeypatch.setattr(screen, "MAX_RECORD_BYTES", 64)
+    at = open_referee(app)
+    upload(at, "big.jsonl", b"x" * 1000)
+    assert any("big.jsonl is larger than 64 bytes" in e.value for e in at.error)
+
+
+def spoken(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html") if "speechSynthesis" in h.proto.body]
+
+
+def test_each_verdict_is_spoken_once_and_the_voice_can_be_off(
+    app: Callable[[], AppTest], reader: FakeReader
+) -> None:
+    at = open_referee(app)
+    assert not spoken(at)  # nothing new yet
+    stream = stream_of(at)
+    show_table(stream, reader, VALID_TABLE, seconds=2.0)
+    show_table(stream, reader, BROKEN, seconds=2.0)
+    at.run()
+    scripts = spoken(at)
+    assert len(scripts) == 1
+    assert '"Seat 1: not legal, set 4 is left invalid, only 2 tiles."' in scripts[0], scripts[0]
+    at.toggle(key="referee_speech_on").set_value(False).run()
+    assert not spoken(at)
+    assert at.get("audio")  # the sound is its own switch
+    at.toggle(key="referee_speech_on").set_value(True).run()
+    at.button(key="referee_override").click().run()
+    assert '"Seat 1: legal, as a person called it."' in spoken(at)[0]
+
+
+def test_the_spoken_sentence_names_the_seat_and_the_reason_short() -> None:
+    from assistant.referee import Call
+    from ui.referee import spoken_verdict
+
+    rules = find_preset("goliath")
+    low = "the opening meld is worth 24 points, the goliath rules need 30"
+    opening = Call(1, 2, "play", (), (), False, (low,), ())
+    said = spoken_verdict(opening, {2: "Player 2"}, rules)
+    assert said == "Seat 2: not legal, opening worth 24 points, 30 needed."
+    taken = Call(2, 1, "play", (), (), False, ("o5 (b1 o5) was taken off the table: no: tile",), ())
+    said = spoken_verdict(taken, {1: "Ann"}, rules)
+    assert said == "Seat 1, Ann: not legal, yellow 5 was taken off the table, no."  # two clauses at most
+    back = Call(3, 1, "put back", (), (), True, ("the table is back as it was",), (), penalty_tiles=3)
+    assert spoken_verdict(back, {}, rules) == "Seat 1: the table is back as it was, 3 penalty tiles to draw."
+    assert spoken_verdict(Call(4, 2, "drew", (), (), True, (), ()), {}, rules) is None
+
+
+NODE_RUN = """
+const vm = require("vm");
+const script = process.argv[1];
+const said = [];
+function run(window) { vm.runInNewContext(script, { window }); }
+run({});  // no speechSynthesis: nothing happens, nothing fails
+const synth = { speak: (u) => said.push(u.text), cancel: () => {} };
+function Utterance(text) { this.text = text; }
+const window = { speechSynthesis: synth, SpeechSynthesisUtterance: Utterance, sessionStorage: new Map() };
+window.sessionStorage.getItem = (k) => window.sessionStorage.get(k) || null;
+window.sessionStorage.setItem = (k, v) => window.sessionStorage.set(k, v);
+run(window);
+run(window);  // the screen drawn again: said once
+console.log(JSON.stringify(said));
+"""
+
+
+def test_the_speech_script_speaks_once_and_is_a_no_op_without_speech() -> None:
+    import json
+    import re
+    import shutil
+    import subprocess
+
+    from ui.referee import speech_html
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the browser script in")
+    html = speech_html("1-3-False-False", "Seat 2: not legal </script> <b>")
+    body = re.search(r"<script>(.*)</script>", html, re.S)
+    assert body is not None and "</script> <b>" not in body.group(1)  # the sentence cannot end the script
+    result = subprocess.run([node, "-e", NODE_RUN, body.group(1)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == ["Seat 2: not legal </script> <b>"]
+
+
+def test_a_viewer_sees_no_button_it_may_not_press_and_a_caption_why(
+    app: Callable[[], AppTest], reader: FakeReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    director = open_referee(app)
+    director.button(key="referee_drew").click().run()
+    from ui import access as access_ui
+
+    monkeypatch.setattr(access_ui, "connection_is_local", lambda: False)  # a phone on the LAN, no link
+    viewer = open_referee(app)
+    assert not viewer.exception
+    keys = {b.key for b in viewer.button}
+    assert not keys & {"referee_drew", "referee_override", "referee_new"}
+    assert not [e for e in viewer.get("number_input") if e.key in ("referee_settle", "referee_players")]
+    assert not [t for t in viewer.toggle if t.key == "referee_sound_on"]
+    shown = texts(viewer)
+    assert "the camera, Drew a tile, Override and a new referee game are the director's" in shown
+    assert "Drew a tile and Override are the director's or this game's table's." in shown
+    assert "The settle time, the sound and a new referee game are the director's" in shown
+    assert [t.key for t in viewer.toggle] == ["referee_speech_on"]  # the voice is this tab's own
+    # Reading is allowed: the record downloads.
+    assert [b.label for b in viewer.get("download_button")] == ["Download the game record"]
