@@ -262,3 +262,14 @@ def test_a_record_over_the_size_limit_is_refused_reading_no_more_than_the_limit(
         parse_record(text.encode(), "small.jsonl", limit=len(text) - 1)
     assert len(parse_record(text.encode(), "small.jsonl", limit=len(text)).calls) == 5
 
+
+
+def test_the_documented_example_is_a_record_it_reads() -> None:
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "game-record.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n(.*?)```", text, re.S)
+    assert block is not None
+    record = parse_record(block.group(1).encode(), "docs/game-record.md")
+    assert [c.call.action for c in record.calls] == ["play", "drew"]
+    assert record.calls[1].table_before == record.calls[0].call.table
