@@ -75,6 +75,7 @@ except InputError as error:
 try:
     storage = open_storage(setting.target)
     links = TableLinks(storage.db)
+    hall = tournament_screen.open_hall_at(storage.url)
     access = access_ui.current_access(links)
 except StorageError as error:
     st.error(
@@ -83,39 +84,53 @@ except StorageError as error:
     )
     st.stop()
 access_ui.sidebar_ui(key, access)
-# Every screen writes through this: each change asks the session's role again, in the server.
-guarded = GuardedStorage(storage, lambda: access_ui.current_access(links))
+# Every screen writes through this: each change asks the session's role again, in the server. A tournament
+# table's link records its own table's game of the current round, and nothing else (ui.tournament).
+guarded = GuardedStorage(
+    storage, lambda: tournament_screen.game_access(access_ui.current_access(links), storage, hall)
+)
 if isinstance(access.grant, GameTable):
     st.query_params["game"] = str(access.grant.game_id)  # a game's link shows that game only
 game: Game | None = None
 rules: Rules | None = None
-if not isinstance(access.grant, TournamentTable):
-    try:
+try:
+    if isinstance(access.grant, TournamentTable):  # its table's game this round (made the first time)
+        game = tournament_screen.open_table_game(storage, hall, access)
+    else:
         game = current_game(guarded)
-    except AccessDenied:  # no game yet, and only the director creates one
-        game = None
-    except StorageError as error:
-        st.error(
-            f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
-            "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
-        )
-        st.stop()
+except AccessDenied:  # no game yet, and only the director creates one
+    game = None
+except StorageError as error:
+    st.error(
+        f"The game database cannot be used: {error}. It is the server's setting ({setting.source}): "
+        "start the app with `streamlit run app.py -- --db PATH-OR-URL`, or set RUMMI_DB."
+    )
+    st.stop()
+# The role the game's screens are drawn for: a viewer gets no button the server would refuse.
+game_role = tournament_screen.game_access(access, storage, hall)
 if game is not None:
     rules = rules_of(game)
     setup_screen.use_game_profile(guarded, game)
-screens = SCREENS if game is not None else ("Tournament",)
+if game is None:
+    screens: tuple[str, ...] = ("Tournament",)
+elif game_role.may_record_game(game.id):
+    screens = SCREENS
+else:  # a viewer: setting up the table is a write
+    screens = tuple(name for name in SCREENS if name != "Setup")
 screen = header_ui(game, rules, screens)
 try:
     if screen == "Tournament" or game is None or rules is None:
         tournament_screen.show(storage, access, links)
     elif screen == "Table":
-        table_screen.show(guarded, game, rules)
+        table_screen.show(guarded, game, rules, game_role)
     elif screen == "Turn":
-        turn_screen.show(guarded, game, rules)
+        turn_screen.show(guarded, game, rules, game_role)
     elif screen == "Referee":
         referee_screen.show(guarded, game, rules)
     elif screen == "Round":
-        round_screen.show(guarded, game, rules)
+        place = tournament_screen.place_of(hall, game)  # a tournament table's game: recorded there too
+        elsewhere = None if place is None else tournament_screen.round_recorder(storage, links, place)
+        round_screen.show(guarded, game, rules, game_role, elsewhere)
     elif screen == "Setup":
         setup_screen.show(guarded, game)
     else:

@@ -31,6 +31,16 @@ TILE_CHOICES: tuple[Tile, ...] = (*ALL_FACES, JOKER)
 DB_SECRET = "db"
 
 
+VIEW_ONLY = "Viewing only: open the table's link or sign in as the director to record."
+"""Said where a viewer would otherwise find the buttons that record (a viewer changes nothing)."""
+
+
+def may_write(access: Any, game_id: int) -> bool:
+    """Whether a session with `access` (`assistant.access.Access`; None: no roles, as in a bare test) may
+    record in the game: the director, or the game's table. The server checks again at every write."""
+    return access is None or bool(access.may_record_game(game_id))
+
+
 # The server's settings --------------------------------------------------------------------------------------
 
 

@@ -8,10 +8,12 @@ confirmed shows the next round empty instead of offering the same racks again.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
 
+from assistant.access import Access
 from assistant.errors import InputError
 from assistant.rules import Rules, rack_value
 from assistant.scoring import FailedOpening, RoundResult, score_round
@@ -23,28 +25,54 @@ from ui.common import photo_bytes_key, tile_markup, tile_reader
 from ui.table import any_tile_ui, tile_choice_markup
 from vision import photos
 
+RecordElsewhere = Callable[[int, int, Mapping[str, str], Mapping[str, FailedOpening]], str]
+"""Also records a confirmed round elsewhere (a tournament table's game: at its tournament table):
+`(game_id, number, racks, failed_openings)`, returns what was done; raises InputError or StorageError."""
 
-def show(db: Storage, game: Game, rules: Rules) -> None:
-    round_ui(db, game, rules)
+
+def show(
+    db: Storage,
+    game: Game,
+    rules: Rules,
+    access: Access | None = None,
+    record_elsewhere: RecordElsewhere | None = None,
+) -> None:
+    """The screen for a session with `access` (None: one that may record, and undo): a viewer sees the
+    standings, not the racks to enter; undoing a round is the director's. `record_elsewhere`: see its type."""
+    can_write = helpers.may_write(access, game.id)
+    round_ui(db, game, rules, can_write, access is None or access.director, record_elsewhere)
 
 
 def rack_key(number: int, seat: int) -> str:
     return f"rack_{number}_{seat}"
 
 
-def round_ui(db: Storage, game: Game, rules: Rules) -> None:
+def round_ui(
+    db: Storage,
+    game: Game,
+    rules: Rules,
+    can_write: bool = True,
+    can_undo: bool = True,
+    record_elsewhere: RecordElsewhere | None = None,
+) -> None:
     if st.session_state.notice:
         st.success(st.session_state.notice)
     try:
-        round_entry_ui(db, game, rules)
+        round_entry_ui(db, game, rules, can_write, record_elsewhere)
         if st.session_state.action_error:
             st.error(st.session_state.action_error)
-        standings_ui(db, game, rules)
+        standings_ui(db, game, rules, can_undo, record_elsewhere is not None)
     except InputError as error:  # a game stored under rules its players do not fit (e.g. partners)
         st.error(f"This game cannot be scored: {error}")
 
 
-def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
+def round_entry_ui(
+    db: Storage,
+    game: Game,
+    rules: Rules,
+    can_write: bool = True,
+    record_elsewhere: RecordElsewhere | None = None,
+) -> None:
     rounds = db.rounds(game.id)
     ledger = helpers.ledger_of(rounds, [p.name for p in game.players], rules)
     if ledger.finished:
@@ -52,6 +80,9 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
         return
     number = rounds[-1].number + 1 if rounds else 1
     st.subheader(f"Round {number}: racks at the end")
+    if not can_write:  # a viewer: no racks to type that the server would refuse
+        st.caption(helpers.VIEW_ONLY)
+        return
     rack_photos_ui(game, rules, number)
     racks: dict[str, list[Slot]] = {}
     failed_openings: dict[str, FailedOpening] = {}
@@ -92,7 +123,7 @@ def round_entry_ui(db: Storage, game: Game, rules: Rules) -> None:
     st.button(
         f"Confirm round {number}",
         on_click=on_confirm_round,
-        args=(db, game, number, rules),
+        args=(db, game, number, rules, record_elsewhere),
         type="primary",
     )
 
@@ -238,9 +269,12 @@ def on_rack_tile_fixed(key: str) -> None:
     st.session_state.rack_selected = None
 
 
-def round_as_typed(game: Game, number: int, rules: Rules) -> tuple[dict[str, list[Tile]], RoundResult]:
-    """The racks as the boxes hold them now, scored. A box typed into without Enter is sent with the button's
-    click, so the racks drawn with the button may be out of date; these never are.
+def round_as_typed(
+    game: Game, number: int, rules: Rules
+) -> tuple[dict[str, list[Tile]], RoundResult, dict[str, FailedOpening]]:
+    """The racks as the boxes hold them now, scored, and the failed openings chosen. A box typed into
+    without Enter is sent with the button's click, so the racks drawn with the button may be out of date;
+    these never are.
 
     Raises:
         InputError: a rack cannot be read, a tile is unread, or a rack is still to enter.
@@ -260,18 +294,30 @@ def round_as_typed(game: Game, number: int, rules: Rules) -> tuple[dict[str, lis
     if waiting:
         raise InputError(waiting)
     tiles = {name: [t for t in rack if t is not None] for name, rack in racks.items()}
-    return tiles, score_round(tiles, rules, failed_openings)
+    return tiles, score_round(tiles, rules, failed_openings), failed_openings
 
 
-def on_confirm_round(db: Storage, game: Game, number: int, rules: Rules) -> None:
+def on_confirm_round(
+    db: Storage, game: Game, number: int, rules: Rules, record_elsewhere: RecordElsewhere | None = None
+) -> None:
     st.session_state.action_error = None
     st.session_state.notice = None
     seats = {p.name: p.seat for p in game.players}
     try:
-        racks, result = round_as_typed(game, number, rules)
+        racks, result, failed = round_as_typed(game, number, rules)
     except InputError as error:
         st.session_state.action_error = f"Round not recorded: {error}"
         return
+    elsewhere = ""
+    if record_elsewhere is not None:
+        # First where it counts for the standings; sent again, it counts once there.
+        try:
+            elsewhere = " " + record_elsewhere(
+                game.id, number, {name: helpers.format_rack(tiles) for name, tiles in racks.items()}, failed
+            )
+        except (InputError, StorageError) as error:
+            st.session_state.action_error = f"Round not recorded: {error}. The racks are still here."
+            return
     try:
         db.record_round(
             game.id,
@@ -286,13 +332,16 @@ def on_confirm_round(db: Storage, game: Game, number: int, rules: Rules) -> None
         st.session_state.action_error = (
             f"Round not recorded: {error}. The racks typed here were left out: "
             "the standings below are what is stored."
+            + (f"{elsewhere} Press Confirm again to keep it in this game too." if elsewhere else "")
         )
         return
-    st.session_state.notice = helpers.round_recorded_notice(number, result)
+    st.session_state.notice = helpers.round_recorded_notice(number, result) + elsewhere
     st.session_state.rack_selected = None
 
 
-def standings_ui(db: Storage, game: Game, rules: Rules) -> None:
+def standings_ui(
+    db: Storage, game: Game, rules: Rules, can_undo: bool = True, in_tournament: bool = False
+) -> None:
     rounds = db.rounds(game.id)
     if not rounds:
         return
@@ -302,7 +351,8 @@ def standings_ui(db: Storage, game: Game, rules: Rules) -> None:
     totals_chart_ui(rounds, names)
     with st.expander(f"Rounds ({len(rounds)})"):
         st.dataframe(helpers.round_rows(rounds, names), hide_index=True, width="stretch")
-    undo_ui(db, game, rounds[-1])
+    if can_undo:  # the director's (GuardedStorage checks again)
+        undo_ui(db, game, rounds[-1], in_tournament)
     st.download_button(
         "Download scores (CSV)", db.export_csv(game.id), file_name=f"{game.name}-scores.csv", mime="text/csv"
     )
@@ -327,11 +377,12 @@ def totals_chart_ui(rounds: list[Any], names: list[str]) -> None:
     st.altair_chart(chart, width="stretch")
 
 
-def undo_ui(db: Storage, game: Game, last: Any) -> None:
+def undo_ui(db: Storage, game: Game, last: Any, in_tournament: bool = False) -> None:
     with st.expander(f"Undo round {last.number}"):
         st.caption(
             f"Removes round {last.number} ({helpers.round_summary(last)}) from the scores; its racks come "
             "back above, to fix and confirm again. Download the CSV first to keep a copy."
+            + (" The tournament keeps the game it recorded." if in_tournament else "")
         )
         sure = st.checkbox(f"Yes, remove round {last.number}", key=f"undo_sure_{last.number}")
         st.button(

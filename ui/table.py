@@ -10,6 +10,7 @@ from typing import Any
 import streamlit as st
 
 from assistant import slots
+from assistant.access import Access
 from assistant.errors import InputError
 from assistant.meld import check_meld
 from assistant.rules import Rules
@@ -33,8 +34,10 @@ from vision.annotate import annotate
 from vision.tracking import LiveReader, draw_rate
 
 
-def show(db: Storage, game: Game, rules: Rules) -> None:
-    table_sets = table_input_ui(db, game, rules)
+def show(db: Storage, game: Game, rules: Rules, access: Access | None = None) -> None:
+    """The screen for a session with `access` (None: one that may record); a viewer sees the stored table,
+    judged, with nothing to press that would change it."""
+    table_sets = table_input_ui(db, game, rules, helpers.may_write(access, game.id))
     meld_ui(db.load_game(game.id), table_sets, rules)
 
 
@@ -335,9 +338,16 @@ def set_verdicts(sets: list[list[slots.Slot]], rules: Rules) -> list[Any]:
 
 
 def verdict_ui(
-    db: Storage, game: Game, sets: list[list[slots.Slot]], verdicts: list[Any], rules: Rules, layout: str
+    db: Storage,
+    game: Game,
+    sets: list[list[slots.Slot]],
+    verdicts: list[Any],
+    rules: Rules,
+    layout: str,
+    can_write: bool = True,
 ) -> None:
-    """One row per set: its verdict, and its tiles as buttons; tap a tile, then tap what it really is."""
+    """One row per set: its verdict, and its tiles as buttons; tap a tile, then tap what it really is (not
+    for a viewer: the tiles show, not to be tapped)."""
     unread = slots.unread_count(sets)
     if not sets:
         # A photo of the bare table says so (`read_new_photo`); else how to fill the table.
@@ -398,9 +408,10 @@ def verdict_ui(
             key=key,
             on_change=on_tile_picked,
             args=(index, key, layout),
+            disabled=not can_write,
         )
         selected = st.session_state.selected_slot
-        if selected is not None and selected[0] == index:
+        if can_write and selected is not None and selected[0] == index:
             tile_fix_ui(
                 db, game, sets, layout, rules
             )  # right under the tapped tile, where a phone user looks
@@ -468,34 +479,47 @@ def tile_choice_markup(choice: str) -> str:
     return "**J**" if tile.color is None else COLOR_MARKUP[tile.color.letter].format(choice)
 
 
-def layout_editor_ui(db: Storage, game: Game) -> None:
-    if st.session_state.layout_synced != game.table_layout:
+def layout_editor_ui(db: Storage, game: Game, can_write: bool = True) -> None:
+    # Copy the stored table in when it changed, or when the box lost it (Streamlit forgets a widget's value
+    # on a run of another screen); text that does not parse stays, to be fixed.
+    lost = st.session_state.layout_text != game.table_layout and not st.session_state.layout_error
+    if st.session_state.layout_synced != game.table_layout or lost:
         st.session_state.layout_text = game.table_layout
         st.session_state.layout_synced = game.table_layout
-    with st.expander("Edit the layout as text", expanded=st.session_state.source == "type"):
+    title = "Edit the layout as text" if can_write else "The layout as text"
+    with st.expander(title, expanded=can_write and st.session_state.source == "type"):
         st.text_area(
             "Sets split by |, tiles by spaces (r5 red 5, k black, b blue, o orange, J joker, ? unread)",
             key="layout_text",
             on_change=on_layout_typed,
             args=(db, game.id),
+            disabled=not can_write,
         )
     if st.session_state.layout_error:
         st.error(st.session_state.layout_error)
 
 
-def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slot]]:
-    """Photo or text in, verdicts out; returns the table as it stands now."""
-    photo_source_ui(db, game, rules)
+def table_input_ui(db: Storage, game: Game, rules: Rules, can_write: bool = True) -> list[list[slots.Slot]]:
+    """Photo or text in, verdicts out; returns the table as it stands now. Without `can_write` (a viewer)
+    no photo is read and nothing can be tapped or typed: the stored table is shown, judged."""
+    if can_write:
+        photo_source_ui(db, game, rules)
+    else:
+        st.caption(helpers.VIEW_ONLY)
     game = db.load_game(game.id)  # a photo read this run may have changed the stored table
     sets = slots_now(game)
     verdicts = set_verdicts(sets, rules)
     # While typing there is no photo, and the live video shows its own verdicts.
-    has_picture = st.session_state.reading is not None and st.session_state.source not in ("type", "live")
+    has_picture = (
+        can_write and st.session_state.reading is not None and st.session_state.source not in ("type", "live")
+    )
     picture, verdict_column = st.columns([3, 2]) if has_picture else (st.container(), st.container())
     if has_picture:
         with picture:
             picture_ui(sets, [None if v is None else v.valid for v in verdicts], game.table_layout)
-    streaming = st.session_state.source == "live" and st.session_state.get("live_playing", False)
+    streaming = (
+        can_write and st.session_state.source == "live" and st.session_state.get("live_playing", False)
+    )
     frame_checked = str(st.session_state.photo_key or "").startswith("live:")
     with verdict_column:
         if streaming:
@@ -504,14 +528,14 @@ def table_input_ui(db: Storage, game: Game, rules: Rules) -> list[list[slots.Slo
                 st.markdown("**The checked frame** (tap a tile to correct it)")
         if streaming and not frame_checked:
             st.caption("The table stored before the stream is kept until a frame is checked.")
-        elif awaiting_photo():
+        elif can_write and awaiting_photo():
             what = "Take a photo" if st.session_state.source == "camera" else "Upload a photo"
             st.info(f"{what} of the table: its verdict shows here. Until then the last table is kept.")
         elif st.session_state.layout_error:
             st.info("The typed layout is not checked: fix the text below (the last good one is kept).")
         else:
-            verdict_ui(db, game, sets, verdicts, rules, game.table_layout)
-    layout_editor_ui(db, game)
+            verdict_ui(db, game, sets, verdicts, rules, game.table_layout, can_write)
+    layout_editor_ui(db, game, can_write)
     return sets
 
 

@@ -11,7 +11,10 @@ widgets, session state and those functions.
 from __future__ import annotations
 
 import io
+import re
 import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import segno
 import streamlit as st
@@ -26,10 +29,11 @@ from assistant.hall import (
     standings,
     start_tournament,
 )
+from assistant.names import strip_controls
 from assistant.rules import PRESETS
 from assistant.scoring import FailedOpening
-from assistant.storage import Storage, StorageError, StorageUnavailable
-from assistant.storage.links import TableLinks, TournamentTable
+from assistant.storage import Game, Storage, StorageError, StorageUnavailable
+from assistant.storage.links import GameTable, TableLinks, TournamentTable
 from assistant.storage.tournaments import GameConflict, Tournament, TournamentStore
 from assistant.tournament import TableLink, TournamentError, parse_players, tournament_name
 from ui import access as access_ui
@@ -55,6 +59,154 @@ SESSION_DEFAULTS = {
 @st.cache_resource
 def open_hall_at(url: str) -> TournamentStore:
     return open_hall(url)
+
+
+# A tournament table's game ----------------------------------------------------------------------------------
+#
+# A table's link opens every screen of a club game (Table, Turn, Referee, Round, Setup) for the game of its
+# table in the current round: one game per tournament, round and table, found by its name and its seated
+# players, and made by the server the first time the table's link opens it. Its link records that game and
+# nothing else (`TableGameAccess`); the Round screen records each round at the tournament table too.
+
+TABLE_GAME = re.compile(r"^(?P<tournament>.+) · round (?P<round>[0-9]+) · table (?P<table>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a game is played in a tournament: its round and its table."""
+
+    tournament: str
+    round: int
+    table: int
+
+    @property
+    def game_name(self) -> str:
+        """The name of this table's game: `Cup · round 2 · table 3`."""
+        return strip_controls(f"{self.tournament} · round {self.round} · table {self.table}")
+
+
+@dataclass(frozen=True)
+class TableGameAccess(Access):
+    """A tournament table's link, recording its own table's game of the current round (`grant`, as that
+    game's own link would) and nothing else; it is still named as the tournament's table."""
+
+    table: TournamentTable | None = None
+
+    @property
+    def role(self) -> str:
+        return f"the table of {self.table}"
+
+
+def seated_at(hall: TournamentStore, place: TablePlace) -> tuple[str, ...] | None:
+    """The players at `place` (its round's seating), or None where there is no such table."""
+    try:
+        tables = hall.tables(place.tournament, place.round)
+    except StorageError:
+        return None
+    return tables[place.table - 1] if 1 <= place.table <= len(tables) else None
+
+
+def find_table_game(storage: Storage, place: TablePlace, seated: tuple[str, ...]) -> int | None:
+    """The id of `place`'s game: the first game of that name with exactly those players in that order."""
+    players = [strip_controls(name) for name in seated]
+    for game_id, name in sorted(storage.list_games()):  # the first made wins if two tabs made one at once
+        if name == place.game_name and [p.name for p in storage.load_game(game_id).players] == players:
+            return game_id
+    return None
+
+
+def current_place(hall: TournamentStore, grant: TournamentTable) -> TablePlace:
+    """The grant's table in the tournament's current round.
+
+    Raises:
+        StorageError: no such tournament.
+    """
+    return TablePlace(grant.tournament, hall.load(grant.tournament).current_round, grant.table)
+
+
+def game_access(access: Access, storage: Storage, hall: TournamentStore) -> Access:
+    """The access the game screens write with, asked again at every write: a tournament table's link
+    records its own table's game of the current round, as a game's link records its game; every other
+    access as it is. A link replaced, or a new round started, stops the old game's writes at once."""
+    grant = access.grant
+    if access.director or not isinstance(grant, TournamentTable):
+        return access
+    try:
+        place = current_place(hall, grant)
+        seated = seated_at(hall, place)
+        game_id = None if seated is None else find_table_game(storage, place, seated)
+    except StorageError:
+        return access
+    if game_id is None:
+        return access
+    return TableGameAccess(director=False, grant=GameTable(game_id), table=grant)
+
+
+def open_table_game(storage: Storage, hall: TournamentStore, access: Access) -> Game | None:
+    """The game of this session's tournament table in the current round, made the first time its link
+    opens it; None for any other session, or a table the round does not have.
+
+    Raises:
+        StorageError: the database did not answer.
+    """
+    grant = access.grant
+    if access.director or not isinstance(grant, TournamentTable):
+        return None
+    access.check_table(grant.tournament, grant.table, "open its table's game")
+    place = current_place(hall, grant)
+    seated = seated_at(hall, place)
+    if seated is None:
+        return None
+    game_id = find_table_game(storage, place, seated)
+    if game_id is None:
+        # Made by the server for the table its link grants, with the tournament's players and rules.
+        preset = hall.load(place.tournament).preset
+        storage.create_game(place.game_name, preset, list(seated), camera="camera")
+        game_id = find_table_game(storage, place, seated)
+    return None if game_id is None else storage.load_game(game_id)
+
+
+def place_of(hall: TournamentStore, game: Game) -> TablePlace | None:
+    """Where `game` is played in a tournament (a tournament table's game), or None for a club game."""
+    found = TABLE_GAME.match(game.name)
+    if found is None:
+        return None
+    place = TablePlace(found["tournament"], int(found["round"]), int(found["table"]))
+    seated = seated_at(hall, place)
+    if seated is None or [p.name for p in game.players] != [strip_controls(name) for name in seated]:
+        return None
+    return place
+
+
+RoundRecorder = Callable[[int, int, Mapping[str, str], Mapping[str, FailedOpening]], str]
+
+
+def round_recorder(db: Storage, links: TableLinks, place: TablePlace) -> RoundRecorder:
+    """Records a round of `place`'s game as that table's next game in the tournament (checked in the
+    server like the Tournament screen's form): `record(game_id, number, racks, failed_openings)` returns
+    what was done. The same round sent again counts once (its key is the game's and the round's).
+
+    Raises (from `record`):
+        InputError, StorageError: AccessDenied, GameConflict, StorageUnavailable included.
+    """
+    hall = GuardedHall(open_hall_at(db.url), lambda: access_ui.current_access(links))
+
+    def record(
+        game_id: int, number: int, racks: Mapping[str, str], failed: Mapping[str, FailedOpening]
+    ) -> str:
+        game = record_table_game(
+            hall,
+            place.tournament,
+            place.table,
+            racks,
+            failed,
+            request_key=f"game-{game_id}-round-{number}",
+            round_number=place.round,
+        )
+        again = " (it had already arrived)" if game.replayed else ""
+        return f"{place.tournament}: game {game.table_game} at table {place.table} recorded{again}."
+
+    return record
 
 
 def follow_link() -> None:
@@ -301,6 +453,11 @@ def table_ui(hall: TournamentStore, access: Access) -> None:
     st.markdown(
         f"**{tournament.name}, table {link.table}**, round {tournament.current_round}: {', '.join(seated)}"
     )
+    if not access.director:
+        st.caption(
+            "Or record each game on the Round screen, with photos of the racks: this table's game there "
+            "counts here too. Table, Turn and Referee judge its turns."
+        )
     if played:
         st.dataframe([{"game": g.table_game, **g.points} for g in played], hide_index=True, key="table_games")
     if st.session_state.game_key is None:

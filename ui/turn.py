@@ -8,6 +8,7 @@ import time
 import streamlit as st
 
 from assistant import slots
+from assistant.access import Access
 from assistant.errors import InputError
 from assistant.rules import Rules
 from assistant.storage import Game, Storage, StorageError
@@ -18,15 +19,27 @@ from ui import helpers
 from ui.table import table_input_ui
 
 
-def show(db: Storage, game: Game, rules: Rules) -> None:
-    turn_ui(db, game, rules)
-    table_input_ui(db, game, rules)
+def show(db: Storage, game: Game, rules: Rules, access: Access | None = None) -> None:
+    """The screen for a session with `access` (None: one that may record); a viewer sees whose turn it is,
+    the table and the verdicts, with no button to start or end a turn."""
+    can_write = helpers.may_write(access, game.id)
+    turn_ui(db, game, rules, can_write)
+    table_input_ui(db, game, rules, can_write)
     turn_result_ui(db, db.load_game(game.id), rules)
 
 
-def turn_ui(db: Storage, game: Game, rules: Rules) -> None:
+def turn_ui(db: Storage, game: Game, rules: Rules, can_write: bool = True) -> None:
     names = {p.seat: p.name for p in game.players}
     pending = game.pending
+    if not can_write:
+        if pending is None:
+            st.info(f"**{names.get(game.turn_seat, '?')}** plays next.")
+        else:
+            elapsed = time.time() - pending.started_at
+            st.info(f"**{names[pending.seat]}** is playing (started {elapsed:.0f} s ago).")
+            if rules.turn_seconds:
+                timer_ui(pending.started_at, rules.turn_seconds)
+        return
     if pending is None:
         with st.container(border=True):
             st.markdown("**Start a turn** — stores the table as it is now.")
