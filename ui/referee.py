@@ -822,8 +822,8 @@ def record_ui(db: Storage, game: Game, stored: RefereeGame | None) -> None:
             )
         upload = st.file_uploader(
             "Open a game record", type=[SUFFIX.lstrip(".")], key="referee_record_upload",
-            help="A record downloaded here or written by `rummi watch VIDEO --record FILE`: shown below, "
-            "read-only (nothing of it is stored).",
+            help="A record downloaded here or written by `rummi watch VIDEO --record FILE` (at most "
+            f"{MAX_RECORD_BYTES // (1024 * 1024)} MB): shown below, read-only (nothing of it is stored).",
         )  # fmt: skip
     if upload is None:
         return
