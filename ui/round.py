@@ -332,7 +332,7 @@ def on_confirm_round(
         st.session_state.action_error = (
             f"Round not recorded: {error}. The racks typed here were left out: "
             "the standings below are what is stored."
-            + (f"{elsewhere} Press Confirm again to keep it in this game too." if elsewhere else "")
+            + (f" At the tournament:{elsewhere}" if elsewhere else "")
         )
         return
     st.session_state.notice = helpers.round_recorded_notice(number, result) + elsewhere
