@@ -288,12 +288,17 @@ class Referee:
         self.opened = set(range(1, self.players + 1)) if any(table) else set()
 
     def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0,
-                joinable: Sequence[tuple[int, int]] = ()) -> Call | None:
+                joinable: Sequence[tuple[int, int]] = (), seat: int | None = None) -> Call | None:
         """A settled table. Returns the call when it ends a turn, None when it is the start or the same
         sets as the last call's table. `joinable` pairs sets (by index in `seen`) that lie end to end in
         one row, the second after the first: a gap the camera took for two sets may be one. `reading` is
         then the table as judged (a doubtful tile possibly read as a runner-up, two sets possibly joined):
-        what each tile is taken to be."""
+        what each tile is taken to be.
+
+        `seat` is the seat whose hand made the change, where the camera saw it (the side of the table the
+        hand came from): the turn is that seat's, and play goes on from it, so a turn the camera missed
+        does not put every later call on the wrong seat. While a table called not legal waits to be put
+        back, the turn stays with the seat that laid it, whoever's hand is seen."""
         best = _table((s.tile for s in tiles) for tiles in seen)
         self.reading = best
         if not self.started:
@@ -310,6 +315,44 @@ class Referee:
             # Only a doubtful tile differs from the table as it was: no turn.
             return None
         self._push_state()
+        seat_note = self._take_seat(seat)
+        call = self._judge(reading, time_s, frame)
+        if seat_note:
+            call = replace(call, reasons=(*call.reasons, seat_note))
+            self.history[-1] = call
+        return call
+
+    def _take_seat(self, seat: int | None) -> str | None:
+        """The turn given to `seat` where its hand was seen and another seat was expected; the sentence
+        that says so, or None."""
+        if seat is None or seat == self.seat or self.pending or not 1 <= seat <= self.players:
+            return None
+        expected, self.seat = self.seat, seat
+        return (f"the hand came from seat {seat}'s side, not seat {expected}'s: judged as seat {seat}'s "
+                "turn (tap \"that was seat N\" if not)")
+
+    def reassign(self, seat: int) -> Call:
+        """A person's correction: the last judged turn was `seat`'s. It is judged again as that seat's
+        (an opening is that seat's, the penalty too), and play goes on from that seat.
+
+        Raises:
+            RefereeError: no judged turn to correct, a draw, or no such seat.
+        """
+        if not 1 <= seat <= self.players:
+            raise RefereeError(f"the seats are 1 to {self.players}, not {seat}")
+        if not self.history or self.history[-1].action == DREW or not self._states:
+            raise RefereeError("there is no judged turn to give to another seat")
+        last = self.history.pop()
+        self._restore_state(self._states.pop())
+        self._push_state()
+        self.seat = seat
+        call = self._judge(_Reading(last.table, last.unsure), last.time_s, last.frame)
+        call = replace(call, turn=last.turn, reasons=(*call.reasons, f"seat {seat}'s turn, as a person said"))
+        self.history[-1] = call
+        return call
+
+    def _judge(self, reading: _Reading, time_s: float, frame: int) -> Call:
+        """The call on a changed table, the state before it pushed; recorded."""
         if self.pending and _tiles(reading.table) == _tiles(self.legal_table):
             penalty = self.rules.failed_move_penalty_tiles
             noun = "tile" if penalty == 1 else "tiles"

@@ -30,54 +30,9 @@ from assistant.referee import Call, Referee, SeenTile
 from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou, share_inside
 from vision.layout import rebuild
+from vision.motion import Look, MotionWatch
 from vision.placed import Layout, direction_vectors
 from vision.tracking import TileVote
-
-MOTION_SIZE = (160, 120)
-"""Size of the grey picture frames are compared at (a 1000x750 frame's tile is about 6 pixels tall)."""
-
-
-@dataclass
-class MotionWatch:
-    """Says whether a frame moved against the frame before.
-
-    Args:
-        cells: the picture is cut into this many columns and rows; a cell whose mean difference is over
-            `change_above` grey levels moved.
-        change_above: see `cells`.
-    """
-
-    cells: tuple[int, int] = (16, 12)
-    change_above: float = 10.0
-    _last: np.ndarray | None = field(default=None, repr=False)
-    last_change: float = field(default=0.0, repr=False)
-
-    def moved(self, frame: np.ndarray) -> bool:
-        grey = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), MOTION_SIZE, interpolation=cv2.INTER_AREA)
-        grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 2.0)
-        # Brightness levelled: a light turned up or a cloud passing changes every cell alike.
-        grey *= 128.0 / max(float(grey.mean()), 1.0)
-        last, self._last = self._last, grey
-        if last is None:
-            self.last_change = math.inf
-            return True
-        (dx, dy), _ = cv2.phaseCorrelate(last, grey)
-        margin = 0
-        if abs(dx) < 4 and abs(dy) < 4:  # a camera that shakes a little: the shift is undone
-            shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
-            grey = cv2.warpAffine(grey, shift, MOTION_SIZE, borderMode=cv2.BORDER_REPLICATE)
-            margin = int(math.ceil(max(abs(dx), abs(dy))))
-        difference = np.abs(grey - last)
-        if margin:  # what the shift brought into view at the edge is no motion
-            difference[:margin], difference[-margin:] = 0.0, 0.0
-            difference[:, :margin], difference[:, -margin:] = 0.0, 0.0
-        columns, rows = self.cells
-        h, w = difference.shape
-        cut = difference[: h - h % rows, : w - w % columns]
-        per_cell = cut.reshape(rows, cut.shape[0] // rows, columns, cut.shape[1] // columns).mean(axis=(1, 3))
-        self.last_change = float(per_cell.max())
-        return self.last_change > self.change_above
-
 
 DOUBLE_BOX_OVERLAP = 0.5
 """A box sharing more than this of the smaller box's area with a better-scored box is a second box of the
@@ -317,19 +272,57 @@ class WatchEvent:
     layout: Layout | None = None
 
 
+REREAD_S = 4.0
+"""A still, judged table is read again this often: a change no motion showed (a hand too like the table, a
+tile slid slowly, one tile swapped for a like one) is then seen and judged."""
+
+REREAD_CONFIRM_S = 1.0
+"""A re-read that found other tiles is checked again this soon."""
+
+UNSEEN_CHANGE_TILES = 0.5
+"""Pixels that differ from the still table, inside the frame, as much as this share of a tile: something
+changed though nothing was seen moving; the table is read again."""
+
+
+class SeatSides:
+    """Which side of the frame each seat's hand comes in from: learned from the turns judged (the seat the
+    referee expected and the side its hand crossed) or given, and asked for the seat of a side. A side
+    names a seat only once every seat has a side of its own: players sitting along one edge, or a first
+    round the camera followed badly, leave the seats to the order of play."""
+
+    def __init__(self, players: int, given: dict[int, str] | None = None) -> None:
+        self.players = players
+        self.sides: dict[int, str] = dict(given or {})
+        self.fixed = bool(given)
+
+    def seat_of(self, side: str | None) -> int | None:
+        if side is None or len(set(self.sides.values())) < self.players:
+            return None
+        seats = [seat for seat, own in self.sides.items() if own == side]
+        return seats[0] if len(seats) == 1 else None
+
+    def learn(self, seat: int, side: str | None) -> None:
+        if self.fixed or side is None or seat in self.sides:
+            return
+        if side not in self.sides.values():
+            self.sides[seat] = side
+
+
 class GameWatcher:
     """Frames in, the referee's calls out (`update`).
 
     Args:
         reader: a `vision.reader.TileReader` (anything with `read(frame) -> Detections`).
         referee: the game's referee (seats, rules).
-        settle_s: how long the table must stay still to end a turn.
+        settle_s: how long the table must stay still, with no hand in view, to end a turn.
         reads_per_settle: frames read, spread over the still time, and voted on.
+        seat_sides: each seat's side of the frame ("bottom", "left", "top", "right"), where known; else
+            learned from the first turns.
     """
 
     def __init__(self, reader: Any, referee: Referee, settle_s: float = 1.5, reads_per_settle: int = 3,
-                 motion: MotionWatch | None = None) -> None:
-        if settle_s <= 0:
+                 motion: MotionWatch | None = None, seat_sides: dict[int, str] | None = None) -> None:
+        if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"the settle time must be more than 0 seconds, not {settle_s}")
         self.reader = reader
         self.referee = referee
@@ -337,27 +330,34 @@ class GameWatcher:
         self.reads_per_settle = max(1, reads_per_settle)
         self.motion = motion or MotionWatch()
         self.memory = TileMemory()
+        self.seats = SeatSides(referee.players, seat_sides)
         self._still_since: float | None = None
         self._reads = 0
         self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
         self._settled = False
         self._voted = Detections.empty()
+        self._settled_tiles: Counter[int] = Counter()
+        self._checked_at = 0.0
+        self._reread_differs = False
+        self._sides: Counter[str] = Counter()
+        self.hand_side: str | None = None
+        """The side of the frame the hand of the last judged change came in from (None: not seen)."""
         self.layout: Layout | None = None
         """The last settled table's layout."""
 
     def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
         """One frame (BGR) at `time_s` seconds of the video."""
-        if self.motion.moved(frame):
-            self._still_since = time_s
-            self._reads = 0
-            self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
-            self._voted = Detections.empty()
-            self._settled = False
+        look = self.motion.look(frame, time_s)
+        if look.hand_in_view:
+            self._sides.update(look.sides)
+            self._unsettle(time_s)
             return WatchEvent(time_s, index, True, False)
         assert self._still_since is not None
-        still = time_s - self._still_since
         if self._settled:
-            return WatchEvent(time_s, index, False, True)
+            if self._changed_unseen(look, frame, time_s):
+                self._unsettle(time_s)
+            return WatchEvent(time_s, index, False, self._settled)
+        still = time_s - self._still_since
         # Reads spread over the still time: the first after a fifth of it (the hand is well away).
         due = self.settle_s * (0.2 + 0.75 * self._reads / self.reads_per_settle)
         settles = still >= self.settle_s - 1e-6
@@ -366,13 +366,52 @@ class GameWatcher:
             self._reads += 1
         if not settles:
             return WatchEvent(time_s, index, False, False)
+        return self._settle(frame, time_s, index)
+
+    def _unsettle(self, time_s: float) -> None:
+        self._still_since = time_s
+        self._reads = 0
+        self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
+        self._voted = Detections.empty()
+        self._settled = False
+
+    def _changed_unseen(self, look: Look, frame: np.ndarray, time_s: float) -> bool:
+        """Whether the still, judged table changed though no hand was seen: pixels inside the frame differ
+        from the still table, or a read every REREAD_S finds other tiles."""
+        tile_area = self.motion.tile_px ** 2 * 0.75
+        if look.changed_px >= UNSEEN_CHANGE_TILES * tile_area:
+            return True
+        if time_s - self._checked_at < (REREAD_CONFIRM_S if self._reread_differs else REREAD_S):
+            return False
+        self._checked_at = time_s
+        differs = _tile_counts(table_only(self.reader.read(frame))) != self._settled_tiles
+        # Two reads in a row must find other tiles: one glance misreads a tile now and then.
+        changed, self._reread_differs = differs and self._reread_differs, differs
+        return changed
+
+    def _settle(self, frame: np.ndarray, time_s: float, index: int) -> WatchEvent:
         self._settled = True
+        self._checked_at = time_s
+        self._reread_differs = False
         height, width = frame.shape[:2]
         voted = table_only(self.memory.follow(frame, self._voted))
+        self._settled_tiles = _tile_counts(table_only(self._voted))
         layout = rebuild(voted, self.referee.rules, image_size=(width, height))
         self.layout = layout
+        heights = [p.size[1] for tiles in layout.table for p in tiles]
+        if heights:
+            self.motion.set_tile_height(width, float(np.median(heights)))
+        self.motion.settle()
+        side = self._sides.most_common(1)[0][0] if self._sides else None
+        self._sides = Counter()
         seen, rows = seen_sets(layout, voted)
-        call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows))
+        expected = self.referee.seat
+        call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows),
+                                    seat=self.seats.seat_of(side))
+        if call is not None:
+            self.hand_side = side
+            if call.seat == expected:
+                self.seats.learn(call.seat, side)
         # What the referee took a doubtful tile to be (from the game: the table before, the supply) is
         # that tile's identity from now on, while it lies still.
         judged = self.referee.reading
@@ -384,6 +423,11 @@ class GameWatcher:
         return WatchEvent(time_s, index, False, True, call, layout)
 
 
+def _tile_counts(detections: Detections) -> Counter[int]:
+    """How many of each reading: what a re-read compares (boxes shift; the tiles lying there do not)."""
+    return Counter(int(c) for c in np.asarray(detections.class_id) if int(c) != UNKNOWN_CLASS)
+
+
 WATCH_FPS = 5.0
 """Frames a second looked at: enough to see a hand come and go, and a 1000x750 video is followed faster
 than it plays on two cores."""
@@ -392,13 +436,53 @@ than it plays on two cores."""
 def video_frames(source: str | int, sample_fps: float = WATCH_FPS) -> Iterator[tuple[np.ndarray, float, int]]:
     """(frame, time in seconds, frame index) of a video file or camera, about `sample_fps` frames a second.
 
+    A file is looked at before it is opened (`vision.user_files`): only a regular file, not empty and not a
+    still image, goes to FFmpeg, whose own complaints are kept off stderr (the VideoError says what is wrong).
+
     Raises:
-        VideoError: the video cannot be opened or holds no frame.
+        VideoError: no such file, not a regular file (a folder, a named pipe, a device), empty, a photo, or
+            it cannot be opened as a video, has frames over 50 megapixels or holds no frame.
     """
-    capture = cv2.VideoCapture(source)
+    import os
+
+    from vision.frames import MAX_FULL_DECODE_PIXELS, image_format
+    from vision.user_files import open_regular
+
+    def quiet_capture(target: str | int, backend: int) -> cv2.VideoCapture:
+        # FFmpeg reads its log level once, when its first capture opens (unless the user set one).
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            return cv2.VideoCapture(target, backend)
+        finally:
+            cv2.utils.logging.setLogLevel(previous)
+
+    if isinstance(source, int):
+        capture = quiet_capture(source, cv2.CAP_ANY)
+    else:
+        descriptor, status = open_regular(source, "a video file", VideoError)
+        try:
+            start = os.read(descriptor, 64)
+        finally:
+            os.close(descriptor)
+        if status.st_size == 0 or not start:
+            raise VideoError(f"{source}: the file is empty (0 bytes), not a video")
+        if (kind := image_format(start)) is not None:
+            raise VideoError(f"{source} is {kind}, not a video (`rummi read` reads photos)")
+        ffmpeg = cv2.videoio_registry.hasBackend(cv2.CAP_FFMPEG)
+        # An absolute path: FFmpeg takes "concat:..." or "pipe:..." for a protocol, "/.../concat:..." not.
+        capture = quiet_capture(os.path.abspath(source), cv2.CAP_FFMPEG if ffmpeg else cv2.CAP_ANY)
     if not capture.isOpened():
+        capture.release()
         raise VideoError(f"{source!r} cannot be opened as a video")
     try:
+        width, height = capture.get(cv2.CAP_PROP_FRAME_WIDTH), capture.get(cv2.CAP_PROP_FRAME_HEIGHT)
+        if width * height > MAX_FULL_DECODE_PIXELS:
+            raise VideoError(
+                f"{source!r}: frames of {width:.0f}x{height:.0f} pixels; videos are read up to "
+                f"{MAX_FULL_DECODE_PIXELS // 10**6} megapixels a frame"
+            )
         fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
         live = isinstance(source, int)
         step = max(1, round(fps / sample_fps)) if fps > 0 and not live else 1

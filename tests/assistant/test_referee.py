@@ -326,3 +326,27 @@ def test_a_set_wrong_before_the_turn_and_left_alone_is_not_held_against_the_play
     # Touching it is judged as usual.
     call = referee.observe(table("k6 b6 o10 o11 | r1 r2 r3 | b9 b10 b11"))
     assert call is not None and not call.legal
+
+
+def test_that_was_seat_n_judges_the_turn_again_as_that_seats_and_play_goes_on_from_it() -> None:
+    referee = Referee(players=3)
+    referee.observe(seen_table([]))
+    first = referee.observe(seen_table([[Tile.parse(t) for t in ("r10", "r11", "r12")]]))
+    assert first is not None and first.seat == 1 and first.legal
+    fixed = referee.reassign(2)
+    assert (fixed.turn, fixed.seat, fixed.legal) == (1, 2, True)
+    assert referee.seat == 3 and referee.opened == {2}
+    with pytest.raises(RefereeError, match="seats are 1 to 3"):
+        referee.reassign(4)
+
+
+def test_a_hand_seen_from_another_seats_side_takes_the_turn_unless_a_table_waits_to_be_put_back() -> None:
+    referee = Referee(players=3)
+    referee.observe(seen_table([]))
+    call = referee.observe(seen_table([[Tile.parse(t) for t in ("r10", "r11", "r12")]]), seat=2)
+    assert call is not None and call.seat == 2 and "seat 2's side, not seat 1's" in call.reasons[-1]
+    assert referee.seat == 3
+    bad = referee.observe(seen_table([[Tile.parse(t) for t in ("r10", "r11", "r12")], [Tile.parse("k1")]]))
+    assert bad is not None and not bad.legal and bad.seat == 3
+    back = referee.observe(seen_table([[Tile.parse(t) for t in ("r10", "r11", "r12")]]), seat=1)
+    assert back is not None and back.seat == 3 and back.action == "put back"

@@ -275,3 +275,110 @@ def test_sets_lying_end_to_end_in_one_row_are_joinable_and_rows_apart_are_not() 
     pairs = {(names[a], names[b]) for a, b in joinable_sets(layout, rows)}
     assert ("k3 k4", "k5 k6 k7") in pairs
     assert not {p for p in pairs if "r1 r2 r3" in p}
+
+
+def with_arm(frame: np.ndarray, side: str, reach: float = 0.45,
+             colour: tuple[int, int, int] = (120, 150, 200), offset: int = 0) -> np.ndarray:
+    """An arm reaching in from one edge of the frame (bottom, left, top or right) to `reach` of the way."""
+    out = frame.copy()
+    half = 45
+    if side in ("left", "right"):
+        edge = 0 if side == "left" else W
+        tip = int(W * reach) if side == "left" else int(W * (1 - reach))
+        y = H // 2 + offset
+        arm = [[edge, y - half], [edge, y + half], [tip, y + half // 2], [tip, y - half // 2]]
+    else:
+        edge = 0 if side == "top" else H
+        tip = int(H * reach) if side == "top" else int(H * (1 - reach))
+        x = W // 2 + offset
+        arm = [[x - half, edge], [x + half, edge], [x + half // 2, tip], [x - half // 2, tip]]
+    cv2.fillPoly(out, [np.array(arm, np.int32)], colour)
+    return out
+
+
+def run_visits(watcher: GameWatcher, reader: ScriptedReader,
+               visits: list[tuple[str | None, list[str], float]], fps: float = 5.0,
+               colour: tuple[int, int, int] = (120, 150, 200)) -> list[tuple[float, object]]:
+    """Each visit: a hand from `side` (None: no hand at all) moving for 1 s and then resting still for
+    `rest` seconds while the table becomes `rows`; then 2.6 s of still table. Returns (time, call)."""
+    calls, t, index = [], 0.0, 0
+
+    def feed(frame: np.ndarray) -> None:
+        nonlocal t, index
+        event = watcher.update(frame, t, index)
+        if event.call is not None:
+            calls.append((t, event.call))
+        t += 1 / fps
+        index += 1
+
+    rows_now: list[str] = []
+    for _ in range(10):
+        feed(table_frame(rows_now))
+    for side, rows, rest in visits:
+        reader.now = detections_of(rows_now)
+        if side is not None:
+            for step in range(int(fps)):  # the hand comes
+                feed(with_arm(table_frame(rows_now), side, colour=colour, offset=12 * step))
+            reader.now = detections_of(rows)
+            for _ in range(round(rest * fps)):  # ... and rests dead still over the new tiles
+                feed(with_arm(table_frame(rows), side, colour=colour, offset=12 * int(fps)))
+        rows_now = rows
+        reader.now = detections_of(rows)
+        for _ in range(13):
+            feed(table_frame(rows))
+    return calls
+
+
+def test_a_hand_resting_still_over_the_table_is_not_a_settled_table() -> None:
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5)
+    calls = run_visits(watcher, reader, [("bottom", ["r10 r11 r12"], 3.0)])
+    assert [(c.seat, c.action, c.legal) for _, c in calls] == [(1, "play", True)]
+    left_at = 2.0 + 1.0 + 3.0  # the start, the hand coming, its rest
+    assert calls[0][0] >= left_at + 1.5 - 0.21  # judged once the hand had left, never under it
+
+
+def test_a_bare_arm_as_light_as_the_cloth_is_seen_by_its_colour() -> None:
+    cloth = table_frame([])
+    cloth_grey = float(cv2.cvtColor(cloth, cv2.COLOR_BGR2GRAY).mean())
+    skin = (70, 75, 110)  # BGR: about the cloth's grey level, but skin-coloured against a green cloth
+    arm = with_arm(cloth, "bottom", colour=skin)
+    assert abs(float(cv2.cvtColor(arm, cv2.COLOR_BGR2GRAY)[H - 5, W // 2]) - cloth_grey) < 4
+    motion = MotionWatch()
+    motion.moved(cloth)
+    assert motion.moved(arm)
+
+
+def test_a_missed_turn_does_not_put_later_calls_on_the_wrong_seat() -> None:
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=3), settle_s=1.5)
+    calls = run_visits(watcher, reader, [
+        ("bottom", ["r10 r11 r12"], 0.0),                         # seat 1
+        ("left", ["r10 r11 r12 | k10 k11 k12"], 0.0),             # seat 2
+        ("top", ["r10 r11 r12 | k10 k11 k12 | b10 b11 b12"], 0.0),  # seat 3: every side learned
+        ("bottom", ["r9 r10 r11 r12 | k10 k11 k12 | b10 b11 b12"], 0.0),  # seat 1
+        ("left", ["r9 r10 r11 r12 | k10 k11 k12 | b10 b11 b12"], 0.0),  # seat 2 changes nothing (drew)
+        ("top", ["r9 r10 r11 r12 | k9 k10 k11 k12 | b10 b11 b12"], 0.0),  # seat 3, though 2 was due
+        ("bottom", ["r9 r10 r11 r12 | k9 k10 k11 k12 | b9 b10 b11 b12"], 0.0),  # seat 1 again
+    ])
+    assert [c.seat for _, c in calls] == [1, 2, 3, 1, 3, 1]
+    assert all(c.legal for _, c in calls)
+    assert "the hand came from seat 3's side, not seat 2's" in calls[4][1].reasons[-1]
+
+
+def test_a_change_no_hand_was_seen_making_is_still_judged() -> None:
+    """A tile swapped for a look-alike by a hand the camera missed: the picture hardly changes, the
+    periodic read of the still table finds it."""
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5)
+    calls = run_visits(watcher, reader, [("bottom", ["r10 r11 r12"], 0.0)])
+    frame = table_frame(["r10 r11 r12"])
+    reader.now = detections_of(["r10 r11 r12 | k1 k2 k3"])  # what lies there now; the picture is the same
+    t0 = 20.0
+    for step in range(50):
+        event = watcher.update(frame, t0 + step / 5, 200 + step)
+        if event.call is not None:
+            calls.append((t0 + step / 5, event.call))
+    assert [c.seat for _, c in calls] == [1, 2]
+    assert calls[1][1].added == tuple(Tile.parse(t) for t in ("k1", "k2", "k3"))
+    assert calls[1][0] <= t0 + 4.0 + 1.0 + 1.5 + 0.5  # a read every 4 s, confirmed 1 s later, settled
