@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import io
+import math
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +23,18 @@ from assistant.sets import check_set
 from assistant.slots import Slot, format_slots
 from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.annotate import annotate
-from vision.frames import MAX_FILE_BYTES, CorruptImageError, ImageError, decode_image
+from vision.frames import (  # noqa: F401 (MAX_DECODED_PIXELS, REDUCE_FLAGS, shrink_factor: named here too)
+    MAX_DECODED_PIXELS,
+    MAX_FILE_BYTES,
+    MAX_PIXELS,
+    READ_FORMATS,
+    REDUCE_FLAGS,
+    CorruptImageError,
+    ImageError,
+    NotAnImageError,
+    decode_image,
+    shrink_factor,
+)
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -31,12 +42,8 @@ if TYPE_CHECKING:
 
 MAX_PHOTO_BYTES = MAX_FILE_BYTES
 """100 MB, as `rummi read`; `.streamlit/config.toml` lets the browser send as much (server.maxUploadSize)."""
-MAX_DECODED_PIXELS = 16_000_000
-"""Bigger photos are decoded smaller (see `_decode_shrunk`); 16 MP keeps a 4000x3000 photo as it is."""
-MAX_SHRUNK_PIXELS = 200_000_000
+MAX_SHRUNK_PIXELS = MAX_PIXELS
 """Beyond this even 1/8 size is large; no camera takes such photos."""
-REDUCE_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-                8: cv2.IMREAD_REDUCED_COLOR_8}
 MIN_PHOTO_SIDE = 32
 BLANK_FRAME_STD = 2.0
 EXAMPLE_PHOTO = Path(__file__).resolve().parent / "examples" / "table.jpg"
@@ -47,10 +54,13 @@ class PhotoError(InputError):
 
 
 def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
-    """BGR pixels of an uploaded or camera photo.
+    """BGR pixels of an uploaded or camera photo, decoded as `rummi read` decodes a file
+    (`vision.frames.decode_scaled`: a photo over MAX_DECODED_PIXELS, a 48 MP phone photo, decoded at 1/2, 1/4
+    or 1/8 size straight from the JPEG; tiles stay far larger than the detector needs).
 
     Raises:
-        PhotoError: no data, too large, not an image, or a blank frame (camera covered or disconnected).
+        PhotoError: no data, too large, not an image, in a format not read, damaged, or a blank frame (camera
+            covered or disconnected).
     """
     if not data:
         raise PhotoError(f"{name} is empty (0 bytes): the camera sent no picture; take the photo again")
@@ -59,10 +69,10 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
             f"{name} is {len(data) / 1e6:.1f} MB; photos up to {MAX_PHOTO_BYTES // 10**6} MB "
             "are read: use the camera's normal size"
         )
-    if not _looks_like_image(data):
-        raise PhotoError(f"{name} is not a picture (JPEG, PNG or WebP expected)")
     try:
-        frame = _decode_shrunk(data, name)
+        frame = decode_image(data, name)
+    except NotAnImageError as error:
+        raise PhotoError(f"{name} is not a picture ({READ_FORMATS} expected)") from error
     except CorruptImageError as error:
         raise PhotoError(f"{name} is damaged: it starts like a picture but cannot be decoded") from error
     except ImageError as error:
@@ -70,58 +80,17 @@ def decode_photo(data: bytes | None, name: str = "photo") -> np.ndarray:
     height, width = frame.shape[:2]
     if min(width, height) < MIN_PHOTO_SIDE:
         raise PhotoError(f"{name} is only {width}x{height} pixels: too small to see tiles")
-    if float(frame.std()) < BLANK_FRAME_STD:
+    if _is_blank(frame):
         raise PhotoError(f"{name} is a blank frame (one flat colour): is the camera covered or disconnected?")
     return frame
 
 
-def _declared_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from the header, without decoding; None when Pillow cannot tell."""
-    from PIL import Image
-
-    try:
-        with Image.open(io.BytesIO(data)) as header:
-            return header.size
-    except Image.DecompressionBombError:
-        return None  # far beyond any camera: `decode_image` refuses it with its own message
-    except Exception:  # an unknown or broken header: the decoder says what is wrong
-        return None
-
-
-def shrink_factor(width: int, height: int, max_pixels: int = MAX_DECODED_PIXELS) -> int:
-    """The smallest of 1, 2, 4, 8 that brings `width x height` down to `max_pixels` (8 if none does)."""
-    for factor in REDUCE_FLAGS:
-        if (width // factor) * (height // factor) <= max_pixels:
-            return factor
-    return max(REDUCE_FLAGS)
-
-
-def _decode_shrunk(data: bytes, name: str) -> np.ndarray:
-    """A photo over MAX_DECODED_PIXELS (a 48 MP phone photo) is decoded at 1/2, 1/4 or 1/8 size straight
-    from the JPEG's own scaled decoding (other formats: decoded, then resized), never refused for its size:
-    tiles stay far larger than the detector needs."""
-    declared = _declared_size(data)
-    if declared is None or declared[0] * declared[1] <= MAX_DECODED_PIXELS:
-        return decode_image(data, name)  # one decoder for files and photos
-    if declared[0] * declared[1] > MAX_SHRUNK_PIXELS:
-        raise ImageError(
-            f"{name} is {declared[0]}x{declared[1]} pixels: photos up to "
-            f"{MAX_SHRUNK_PIXELS // 10**6} megapixels are read; use the camera's normal size"
-        )
-    factor = shrink_factor(*declared)
-    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), REDUCE_FLAGS[factor])
-    if frame is None:
-        raise CorruptImageError(f"{name} cannot be decoded")
-    height, width = frame.shape[:2]
-    if width * height > MAX_DECODED_PIXELS:  # formats without scaled decoding come back full size
-        scale = (MAX_DECODED_PIXELS / (width * height)) ** 0.5
-        frame = cv2.resize(frame, (int(width * scale), int(height * scale)), interpolation=cv2.INTER_AREA)
-    return frame
-
-
-def _looks_like_image(data: bytes) -> bool:
-    signatures = (b"\xff\xd8\xff", b"\x89PNG", b"RIFF", b"GIF8", b"BM", b"II*\x00", b"MM\x00*")
-    return data.startswith(signatures)
+def _is_blank(frame: np.ndarray) -> bool:
+    """Whether the frame is one flat colour: the spread of all its values (as `frame.std()`), summed up
+    channel by channel by OpenCV without a float64 copy of the frame."""
+    means, deviations = (values.ravel() for values in cv2.meanStdDev(frame))
+    spread = float(np.mean(deviations**2 + means**2) - np.mean(means) ** 2)
+    return math.sqrt(max(spread, 0.0)) < BLANK_FRAME_STD
 
 
 def load_example_photo() -> bytes:

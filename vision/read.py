@@ -22,7 +22,7 @@ from assistant.errors import InputError, shorten_long_runs
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap, calibrated, doubtful, without_no_tiles
 from vision.detections import Detections
 from vision.detector import DEFAULT_CONFIDENCE
-from vision.frames import ImageError, load_image
+from vision.frames import Decoded, ImageError, load_scaled
 from vision.layout import rebuild
 from vision.onnx_models import ModelLoadError
 from vision.reader import TileReader, load_reader
@@ -55,13 +55,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def tiles_to_json(
-    detections: Detections, confidence_map: ConfidenceMap | None = None
+    detections: Detections,
+    confidence_map: ConfidenceMap | None = None,
+    scale: tuple[float, float] = (1.0, 1.0),
 ) -> list[dict[str, Any]]:
-    """The contract's `tiles` list: token (`?` where not read), box in pixels, the confidence that the
-    tile is there and read right (the shipped calibration, `vision.confidence`, unless one is given), and
-    whether that confidence is under the doubt line (`vision.confidence.DOUBTFUL_BELOW`)."""
+    """The contract's `tiles` list: token (`?` where not read), box in pixels (of the frame times `scale`,
+    (x, y)), the confidence that the tile is there and read right (the shipped calibration,
+    `vision.confidence`, unless one is given), and whether that confidence is under the doubt line
+    (`vision.confidence.DOUBTFUL_BELOW`)."""
     confidences = calibrated(detections, confidence_map)
-    boxes = np.asarray(detections.xyxy, dtype=np.float64).round(1).tolist()
+    boxes = np.asarray(detections.xyxy, dtype=np.float64).reshape(-1, 4)
+    if scale != (1.0, 1.0):
+        boxes = boxes * np.array([scale[0], scale[1], scale[0], scale[1]])
+    boxes = boxes.round(1).tolist()
     return [
         {"tile": "?" if tile is None else str(tile), "box": box, "confidence": round(float(confidence), 4),
          "doubtful": bool(doubt)}
@@ -78,16 +84,20 @@ def read_document(
     rules: Any,
     confidence_map: ConfidenceMap | None = None,
     floor: float = NO_TILE_BELOW,
+    size: tuple[int, int] | None = None,
 ) -> tuple[dict[str, Any], Any]:
     """One image's JSON object, and its layout. What is surely no tile (calibrated confidence under
-    `floor`) is in neither; `rack_doubtful` gives the positions of each rack's doubtful tiles in `racks`."""
+    `floor`) is in neither; `rack_doubtful` gives the positions of each rack's doubtful tiles in `racks`.
+    `size` is the (width, height) of the image as given where the frame is smaller (a 48 MP photo is decoded
+    at half size, `vision.frames.decode_scaled`): the width, height and boxes are then in its pixels."""
     detections = without_no_tiles(detections, confidence_map, floor)
     height, width = frame.shape[:2]
+    shown_width, shown_height = size or (width, height)
     document: dict[str, Any] = {
         "image": path,
-        "width": int(width),
-        "height": int(height),
-        "tiles": tiles_to_json(detections, confidence_map),
+        "width": int(shown_width),
+        "height": int(shown_height),
+        "tiles": tiles_to_json(detections, confidence_map, (shown_width / width, shown_height / height)),
         "table": [],
         "racks": [],
     }
@@ -299,12 +309,12 @@ def reader_with_profile(reader: TileReader | None, profile: str | None) -> tuple
 
 
 def _decoded_and_found(reader: TileReader, image: str, confidence: float | None) -> tuple[Any, Any]:
-    """(frame, the detector's boxes), or (the ImageError, None)."""
+    """(the decoded image, the detector's boxes), or (the ImageError, None)."""
     try:
-        frame = load_image(image)
+        decoded = load_scaled(image)
     except ImageError as error:
         return error, None
-    return frame, reader.find(frame, confidence)
+    return decoded, reader.find(decoded.frame, confidence)
 
 
 def read_frames(
@@ -314,27 +324,37 @@ def read_frames(
     cannot be decoded. While one image is read (classifier, orientation) the next is decoded and its
     detector pass runs on a helper thread: onnxruntime and OpenCV let go of Python's lock, so on two
     cores the two halves of consecutive reads overlap (the readings are the same as `reader.read`'s)."""
+    for image, decoded, detections in _read_decoded(reader, images, confidence):
+        yield image, decoded if detections is None else decoded.frame, detections
+
+
+def _read_decoded(
+    reader: TileReader, images: list[str], confidence: float | None = None
+) -> Iterator[tuple[str, Any, Detections | None]]:
+    """`read_frames` with each image as `vision.frames.Decoded` (its frame and the size it was given at)."""
     if not images:
         return
     with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as ahead:
         upcoming = ahead.submit(_decoded_and_found, reader, images[0], confidence)
         for k, image in enumerate(images):
-            frame, found = upcoming.result()
+            decoded, found = upcoming.result()
             if k + 1 < len(images):
                 upcoming = ahead.submit(_decoded_and_found, reader, images[k + 1], confidence)
-            yield image, frame, None if found is None else reader.read_faces(frame, found)
+            yield image, decoded, None if found is None else reader.read_faces(decoded.frame, found)
 
 
 def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets: list[Path] | None) -> int:
     code = EXIT_OK
-    for k, (image, frame, detections) in enumerate(read_frames(reader, args.images, args.conf)):
-        if detections is None:  # the frame is the ImageError saying why
-            _error(frame)
+    for k, (image, decoded, detections) in enumerate(_read_decoded(reader, args.images, args.conf)):
+        if detections is None:  # `decoded` is the ImageError saying why
+            _error(decoded)
             if getattr(args, "json", False):  # its line too, in its place: one line per image given
-                print(json.dumps(error_document(image, frame)), flush=True)
+                print(json.dumps(error_document(image, decoded)), flush=True)
             code = EXIT_UNREADABLE
             continue
-        document, layout = read_document(image, frame, detections, rules)
+        assert isinstance(decoded, Decoded)
+        frame, size = decoded.frame, (decoded.width, decoded.height)
+        document, layout = read_document(image, frame, detections, rules, size=size)
         print(json.dumps(document) if getattr(args, "json", False) else describe(document, rules), flush=True)
         if targets is not None:
             try:
