@@ -20,8 +20,13 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import shorten
+from vision.user_files import read_user_file
 
 PROFILE_FORMAT = "rummi-profile/1"
+MAX_PROFILE_BYTES = 10_000_000
+"""A profile is a few tens of kB (1 MB holds thousands of descriptors); a larger file is refused unread."""
+MAX_NUMBER_DIGITS = 40
+"""No number a profile holds is longer (Python refuses to read an integer of over 4300 digits anyway)."""
 COLOR_NAMES = ("black", "blue", "red", "orange")
 
 
@@ -80,7 +85,7 @@ def _array_to_json(array: np.ndarray) -> dict[str, Any]:
 def _damaged(name: str, expected: str, got: Any) -> ProfileError:
     try:
         shown = json.dumps(got)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         shown = repr(got)
     return ProfileError(f"the profile is damaged: {name!r} must be {expected}, got {shorten(shown)}")
 
@@ -271,12 +276,30 @@ class Profile:
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> Profile:
-        """Raises ProfileError: not JSON, or not a profile."""
+        """Raises ProfileError: over MAX_PROFILE_BYTES, not JSON (a number of hundreds of digits, arrays
+        nested thousands deep), or not a profile."""
+        if len(raw) > MAX_PROFILE_BYTES:
+            raise ProfileError(
+                f"not a rummi calibration profile ({len(raw) / 1e6:.0f} MB; a profile is at most "
+                f"{MAX_PROFILE_BYTES // 10**6} MB)"
+            )
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            data = json.loads(raw.decode("utf-8"), parse_int=_whole_number)
+        except ProfileError:
+            raise
+        except RecursionError as error:
+            raise ProfileError("not a rummi calibration profile (JSON nested too deep to read)") from error
+        except (UnicodeDecodeError, ValueError) as error:  # json.JSONDecodeError is a ValueError
             raise ProfileError(f"not a rummi calibration profile (not JSON: {error})") from error
         return cls.from_json(data)
+
+
+def _whole_number(text: str) -> int:
+    """A JSON integer, refused when longer than MAX_NUMBER_DIGITS (before Python converts it)."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise ProfileError(f"not a rummi calibration profile (it holds a number of {digits} digits)")
+    return int(text)
 
 
 def save_profile(path: str | Path, profile: Profile) -> None:
@@ -284,11 +307,14 @@ def save_profile(path: str | Path, profile: Profile) -> None:
 
 
 def load_profile(path: str | Path) -> Profile:
-    """Raises ProfileError: the file is missing, unreadable or not a profile (the message names it)."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise ProfileError(f"cannot read profile {str(path)!r}: {error.strerror or error}") from error
+    """The profile in the file at `path`: a regular file of at most MAX_PROFILE_BYTES (at most one byte more
+    is read; a named pipe or a device is refused unread, `vision.user_files`).
+
+    Raises:
+        ProfileError: the file is missing, not a regular file, too large, unreadable or not a profile (the
+            message names it).
+    """
+    raw = read_user_file(path, MAX_PROFILE_BYTES, "a profile file", ProfileError)
     try:
         return Profile.from_bytes(raw)
     except ProfileError as error:
