@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -21,7 +22,17 @@ EXIT_OK = 0
 EXIT_UNREADABLE = 2
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """`--json` (added to every command by `assistant.cli`) as watch prints it: a JSON object a line."""
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        if "--json" in action.option_strings:
+            return "print one JSON object per line, one for each turn judged, as it is judged"
+        return super()._expand_help(action)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = _HelpFormatter
     parser.add_argument(
         "video", metavar="VIDEO", help="a video file, or a camera's number (0 the first camera)"
     )
@@ -49,8 +60,14 @@ def _source(text: str) -> str | int:
 
 def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) -> int:
     """Judge every turn of the video; one line (or JSON object) per turn, as it is judged."""
-    if args.settle <= 0:
-        _error(f"--settle must be more than 0 seconds, got {args.settle}")
+    if not math.isfinite(args.settle) or args.settle <= 0:
+        _error(f"--settle must be a number of seconds more than 0, got {args.settle}")
+        return EXIT_UNREADABLE
+    if not rules.min_players <= args.players <= rules.max_players:
+        _error(
+            f"--players: the {rules.label} rules are for {rules.min_players} to {rules.max_players} players, "
+            f"not {args.players}"
+        )
         return EXIT_UNREADABLE
     try:
         referee = Referee(rules, players=args.players, first_seat=args.first)
