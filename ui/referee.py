@@ -244,6 +244,17 @@ class RefereeStream:
                 self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json(), correction=True))
             return call
 
+    def reassign(self, seat: int) -> Call:
+        """A person's correction: the last judged turn was `seat`'s (the camera gave it another seat).
+
+        Raises:
+            RefereeError: there is no judged turn to give, or no such seat.
+        """
+        with self._lock:
+            call = self.referee.reassign(seat)
+            self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json(), correction=True))
+            return call
+
     def drain(self) -> list[Outgoing]:
         """The changes made since the last drain, oldest first."""
         items: list[Outgoing] = []
@@ -522,6 +533,12 @@ def on_override(db: Storage, game_id: int, rules: Rules, legal: bool) -> None:
     on_tap(db, game_id, rules, lambda stream: stream.override(legal))
 
 
+def on_reassign(db: Storage, game_id: int, rules: Rules) -> None:
+    seat = st.session_state.get("referee_reassign_seat")
+    if isinstance(seat, int):
+        on_tap(db, game_id, rules, lambda stream: stream.reassign(seat))
+
+
 @st.fragment(run_every=POLL_S)
 def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> None:
     """Whose turn it is and the last verdict, large; the taps. Polls the stream and stores its calls."""
@@ -576,6 +593,18 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
             args=(db, game.id, rules, not last.legal), width="stretch",
             help=f"The last call (turn {last.turn}) was wrong: call it the other way.",
         )  # fmt: skip
+        others = [seat for seat in range(1, referee.players + 1) if seat != last.seat]
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            st.selectbox(
+                f"Turn {last.turn} was", others, key="referee_reassign_seat",
+                format_func=lambda seat: names.get(seat, f"Seat {seat}"),
+            )
+            st.button(
+                "That was this seat", key="referee_reassign", icon=":material/person_pin:",
+                on_click=on_reassign, args=(db, game.id, rules),
+                help="The camera gave the turn to the wrong seat: it is judged again as this seat's, "
+                     "and play goes on from it.",
+            )  # fmt: skip
     if st.session_state.referee_error:
         st.error(st.session_state.referee_error)
     status_caption(stream)

@@ -63,12 +63,16 @@ def difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt((step**2).sum(axis=2))
 
 
-def _light_matched(picture: np.ndarray, reference: np.ndarray, sigma: float = 12.0) -> np.ndarray:
+def _light_matched(picture: np.ndarray, reference: np.ndarray, sigma: float = 12.0,
+                   unlike_above: float = 25.0) -> np.ndarray:
     """`picture` with the reference's slow light field: a lamp turned up on one side, a cloud, is a smooth
-    gain over the table, which this divides out (an arm is narrower than the field's blur)."""
+    gain over the table, which this divides out. The field is measured where the two look alike only, so
+    that new tiles or an arm neither count as light nor leave a halo around them."""
     out = picture.copy()
-    mine = cv2.GaussianBlur(picture[..., 0], (0, 0), sigma)
-    theirs = cv2.GaussianBlur(reference[..., 0], (0, 0), sigma)
+    alike = (difference(picture, reference) < unlike_above).astype(np.float32)
+    weight = np.maximum(cv2.GaussianBlur(alike, (0, 0), sigma), 1e-3)
+    mine = cv2.GaussianBlur(picture[..., 0] * alike, (0, 0), sigma) / weight
+    theirs = cv2.GaussianBlur(reference[..., 0] * alike, (0, 0), sigma) / weight
     out[..., 0] *= theirs / np.maximum(mine, 1.0)
     return out
 
@@ -186,13 +190,21 @@ class MotionWatch:
 
 
 def _shift_undone(last: np.ndarray, picture: np.ndarray) -> tuple[np.ndarray, int]:
-    """`picture` shifted back onto `last` where the camera shook a few pixels, and the margin it moved."""
+    """`picture` shifted back onto `last` where the camera shook a few pixels, and the margin it moved. The
+    shift is kept only where it brings the two closer: tiles laid or a hand make phase correlation find a
+    shift that is not there, and a textured cloth moved by it differs everywhere."""
     (dx, dy), _ = cv2.phaseCorrelate(last[..., 0], picture[..., 0])
     if abs(dx) >= 4 or abs(dy) >= 4 or (abs(dx) < 0.05 and abs(dy) < 0.05):
         return picture, 0
     shift = np.float32([[1, 0, -dx], [0, 1, -dy]])
     moved = cv2.warpAffine(picture, shift, MOTION_SIZE, borderMode=cv2.BORDER_REPLICATE)
-    return moved, int(math.ceil(max(abs(dx), abs(dy))))
+    margin = int(math.ceil(max(abs(dx), abs(dy))))
+    inner = (slice(margin, -margin), slice(margin, -margin))
+    if np.median(np.abs(moved[inner][..., 0] - last[inner][..., 0])) >= np.median(
+        np.abs(picture[inner][..., 0] - last[inner][..., 0])
+    ):
+        return picture, 0
+    return moved, margin
 
 
 def _edge_sides(moved_cells: np.ndarray) -> Counter[str]:

@@ -501,3 +501,22 @@ def test_a_viewer_sees_no_button_it_may_not_press_and_a_caption_why(
     assert [t.key for t in viewer.toggle] == ["referee_speech_on"]  # the voice is this tab's own
     # Reading is allowed: the record downloads.
     assert [b.label for b in viewer.get("download_button")] == ["Download the game record"]
+
+
+def test_that_was_this_seat_gives_the_last_turn_to_another_seat_and_play_goes_on_from_it(
+    app: Callable[[], AppTest], reader: FakeReader
+) -> None:
+    at = open_referee(app)
+    stream = stream_of(at)
+    show_table(stream, reader, VALID_TABLE, seconds=2.0)
+    show_table(stream, reader, PLAYED, seconds=2.0)
+    at.run()
+    assert "# Player 2" in texts(at)
+    at.selectbox(key="referee_reassign_seat").set_value(2)
+    at.button(key="referee_reassign").click().run()
+    assert not at.exception
+    shown = texts(at)
+    assert "**Turn 1 · Player 2** played o10 o11 o12" in shown
+    assert "# Player 1" in shown  # the seat after seat 2 plays next
+    call = RefereeStore(Storage(_db(at)).db).current(1).turns[-1].call  # type: ignore[union-attr]
+    assert (call.turn, call.seat) == (1, 2) and "as a person said" in call.reasons[-1]
