@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The referee on game videos with hands as they come at a real table (`python -m datasets.game_video
+# --hands real`: bare arms of every skin, one like the cloth, dark, white and coloured sleeves, each seat's
+# arm over its own edge, hands resting still before they leave), on a tuning set and a hold-out set.
+#
+#   benchmarks/referee_hands.sh [tune|holdout|both] [--render-only]
+#
+# Renders each set's games where their truth files are missing (nice -n 10; 3 games of 10 seat turns per
+# seed, 1000x750, 10 fps), then measures today's watcher (`vision.evaluation.game_videos`, the reader loaded
+# once) on each folder and on each set together, printing one line per folder and per set and writing
+# everything, wrong calls included, to $REFEREE_VIDEOS/results/<set>-<date>.json.
+# The hold-out set is measured, never looked at while tuning.
+#
+# Environment: REFEREE_VIDEOS (default /work/runs/referee-videos), PYTHON (default .venv/bin/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${REFEREE_VIDEOS:-/work/runs/referee-videos}
+PYTHON=${PYTHON:-.venv/bin/python}
+GAMES=3
+TURNS=10
+WHICH=both
+RENDER_ONLY=0
+for arg in "$@"; do
+    case "$arg" in
+        tune|holdout|both) WHICH=$arg ;;
+        --render-only) RENDER_ONLY=1 ;;
+        *) echo "usage: $0 [tune|holdout|both] [--render-only]" >&2; exit 2 ;;
+    esac
+done
+
+# seed:players per folder
+TUNE="1200:2 1201:3 1202:2 1203:3"
+HOLDOUT="1900:2 1901:3 1902:2 1903:3"
+
+folders() {  # the folders of a set: OUT/SET/seedS-pP
+    local set=$1 seeds
+    if [ "$set" = tune ]; then seeds=$TUNE; else seeds=$HOLDOUT; fi
+    for pair in $seeds; do echo "$OUT/$set/seed${pair%%:*}-p${pair##*:}"; done
+}
+
+render() {
+    local set=$1 seeds
+    if [ "$set" = tune ]; then seeds=$TUNE; else seeds=$HOLDOUT; fi
+    for pair in $seeds; do
+        local seed=${pair%%:*} players=${pair##*:}
+        local dir="$OUT/$set/seed$seed-p$players"
+        local have=0
+        if [ -d "$dir" ]; then have=$(find "$dir" -maxdepth 1 -name 'game-*.json' | wc -l); fi
+        if [ "$have" -lt "$GAMES" ]; then
+            nice -n 10 "$PYTHON" -m datasets.game_video "$dir" --games "$GAMES" --seed "$seed" \
+                --players "$players" --turns "$TURNS" --hands real
+        fi
+    done
+}
+
+measure() {
+    local set=$1
+    mkdir -p "$OUT/results"
+    # shellcheck disable=SC2046
+    nice -n 10 "$PYTHON" - "$set" "$OUT/results/$set-$(date +%Y%m%d-%H%M).json" $(folders "$set") <<'EOF'
+import json
+import os
+import sys
+from pathlib import Path
+
+from assistant.rules import STANDARD
+from vision.evaluation import game_videos
+from vision.reader import load_reader
+
+name, out, *folders = sys.argv[1:]
+reader = load_reader()
+total = game_videos.GameScore()
+result = {"set": name, "folders": {}, "load": os.getloadavg()}
+
+
+def line(label, figures):
+    share = 100 * (figures["right_share"] or 0)
+    print(f"{label}: turns {figures['turns']}, fully right {figures['right']} ({share:.1f} %), missed "
+          f"{figures['missed']}, invented {figures['invented']}, {figures['video_s_per_wall_s']:.1f} video s "
+          f"per wall s", flush=True)
+
+
+for folder in folders:
+    score = game_videos.evaluate(Path(folder), reader, 1.5, STANDARD)
+    figures = score.to_json()
+    for wrong in figures["wrong"]:
+        wrong["folder"] = Path(folder).name
+    result["folders"][Path(folder).name] = figures
+    line(f"{name} {Path(folder).name}", figures)
+    total.add(score)
+result["all"] = total.to_json()
+result["load_after"] = os.getloadavg()
+line(f"{name} all", result["all"])
+Path(out).write_text(json.dumps(result, indent=1) + "\n")
+print(f"written {out}")
+EOF
+}
+
+sets=(tune holdout)
+[ "$WHICH" = both ] || sets=("$WHICH")
+for set in "${sets[@]}"; do render "$set"; done
+[ "$RENDER_ONLY" = 1 ] && exit 0
+for set in "${sets[@]}"; do measure "$set"; done
