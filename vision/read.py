@@ -284,17 +284,17 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     from vision.profile import ProfileError
 
     try:
-        reader, _ = reader_with_profile(reader, getattr(args, "profile", None))
+        reader = reader_with_profile(reader, getattr(args, "profile", None))
     except (ModelLoadError, ProfileError) as error:
         _error(error)
         return EXIT_UNREADABLE
     return _read_all(args, rules, reader, targets)
 
 
-def reader_with_profile(reader: TileReader | None, profile: str | None) -> tuple[TileReader, Any]:
+def reader_with_profile(reader: TileReader | None, profile: str | None) -> TileReader:
     """A reader of the given models (the shipped ones unless given) reading with the profile at `profile`
-    (None: with none), and the profile the given reader reads with, which is left as it was
-    (`TileReader.with_profile`: a command's profile holds for that command's reads only).
+    (None: with none); the given reader is left as it was (`TileReader.with_profile`: a command's
+    profile holds for that command's reads only).
 
     Raises:
         ModelLoadError: the shipped models cannot be loaded.
@@ -302,10 +302,10 @@ def reader_with_profile(reader: TileReader | None, profile: str | None) -> tuple
     """
     reader = reader or load_reader()
     if profile is None:
-        return reader.with_profile(None), reader.profile
+        return reader.with_profile(None)
     from vision.profile import load_profile
 
-    return reader.with_profile(load_profile(profile)), reader.profile
+    return reader.with_profile(load_profile(profile))
 
 
 def _decoded_and_found(reader: TileReader, image: str, confidence: float | None) -> tuple[Any, Any]:

@@ -12,6 +12,7 @@ from assistant.errors import shorten_long_runs
 from assistant.game_record import RecordError
 from assistant.referee import Referee, RefereeError
 from vision.detector import ModelLoadError
+from vision.motion import SIDES
 from vision.profile import ProfileError
 from vision.read import reader_with_profile
 from vision.reader import TileReader
@@ -47,11 +48,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile", metavar="PROFILE", help="read with what `rummi calibrate` learned of the table and tiles"
     )
+    parser.add_argument(
+        "--sides", metavar="SIDES",
+        help="each seat's side of the picture, seat 1 first, comma-separated (bottom, left, top, right; e.g. "
+             "bottom,top): a turn goes to the seat whose hand made it; without it the sides are learned in "
+             "the first round",
+    )
     add_record_option(parser)
 
 
 def _error(message: object) -> None:
     print(f"rummi watch: error: {shorten_long_runs(str(message))}", file=sys.stderr)
+
+
+def seat_sides(text: str | None, players: int) -> dict[int, str] | None:
+    """`--sides bottom,top` as {1: "bottom", 2: "top"}; None when not given.
+
+    Raises:
+        ValueError: not one known side for each seat, or a side named twice.
+    """
+    if text is None:
+        return None
+    sides = [side.strip().lower() for side in text.split(",")]
+    unknown = [side for side in sides if side not in SIDES]
+    if unknown:
+        raise ValueError(f"--sides: {unknown[0]!r} is no side of the picture (bottom, left, top or right)")
+    if len(sides) != players:
+        raise ValueError(f"--sides names {len(sides)} sides for {players} seats: one a seat, seat 1 first")
+    if len(set(sides)) != len(sides):
+        raise ValueError("--sides names a side twice: each seat's hand comes in over its own side")
+    return {seat: side for seat, side in enumerate(sides, start=1)}
 
 
 def _source(text: str) -> str | int:
@@ -75,11 +101,16 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
         _error(error)
         return EXIT_UNREADABLE
     try:
-        reader, previous = reader_with_profile(reader, args.profile)
+        sides = seat_sides(getattr(args, "sides", None), args.players)
+    except ValueError as error:
+        _error(error)
+        return EXIT_UNREADABLE
+    try:
+        reader = reader_with_profile(reader, args.profile)
     except (ModelLoadError, ProfileError) as error:
         _error(error)
         return EXIT_UNREADABLE
-    watcher = GameWatcher(reader, referee, settle_s=args.settle)
+    watcher = GameWatcher(reader, referee, settle_s=args.settle, seat_sides=sides)
     recorder = WatchRecorder.for_args(args, rules, referee)
     try:
         for frame, time_s, index in video_frames(_source(args.video)):
@@ -97,6 +128,5 @@ def run(args: argparse.Namespace, rules: Any, reader: TileReader | None = None) 
     except KeyboardInterrupt:  # a camera is watched until stopped
         pass
     finally:
-        reader.use_profile(previous)
         recorder.close()
     return EXIT_OK

@@ -382,3 +382,22 @@ def test_a_change_no_hand_was_seen_making_is_still_judged() -> None:
     assert [c.seat for _, c in calls] == [1, 2]
     assert calls[1][1].added == tuple(Tile.parse(t) for t in ("k1", "k2", "k3"))
     assert calls[1][0] <= t0 + 4.0 + 1.0 + 1.5 + 0.5  # a read every 4 s, confirmed 1 s later, settled
+
+
+@pytest.mark.parametrize(
+    ("sides", "message"),
+    [("bottom,middle", "'middle' is no side"), ("bottom", "1 sides for 2 seats"), ("top,top", "a side twice")],
+)
+def test_rummi_watch_refuses_sides_that_name_no_seat(sides: str, message: str,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    assert main(["watch", "game.mp4", "--sides", sides]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_given_sides_name_the_seats_from_the_first_turn() -> None:
+    from vision.watch_cli import seat_sides
+
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5, seat_sides=seat_sides("bottom,top", 2))
+    calls = run_visits(watcher, reader, [("top", ["r10 r11 r12"], 0.0), ("top", ["r10 r11 r12 r13"], 0.0)])
+    assert [c.seat for _, c in calls] == [2, 2]  # seat 2's hand both times, though seat 1 was due first
