@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -308,13 +309,21 @@ def reader_with_profile(reader: TileReader | None, profile: str | None) -> TileR
     return reader.with_profile(load_profile(profile))
 
 
-def _decoded_and_found(reader: TileReader, image: str, confidence: float | None) -> tuple[Any, Any]:
-    """(the decoded image, the detector's boxes), or (the ImageError, None)."""
+def _decoded_and_found(reader: TileReader, image: str, confidence: float | None
+                       ) -> tuple[Any, Any, dict[str, float]]:
+    """(the decoded image, the detector's boxes, the milliseconds of both), or (the ImageError, None, ...)."""
+    started = time.perf_counter()
     try:
         decoded = load_scaled(image)
     except ImageError as error:
-        return error, None
-    return decoded, reader.find(decoded.frame, confidence)
+        return error, None, {}
+    decoded_at = time.perf_counter()
+    found = reader.find(decoded.frame, confidence)
+    return decoded, found, {"decode_ms": _ms(started, decoded_at), "detect_ms": _ms(decoded_at)}
+
+
+def _ms(start: float, end: float | None = None) -> float:
+    return round(((time.perf_counter() if end is None else end) - start) * 1000, 1)
 
 
 def read_frames(
@@ -332,20 +341,33 @@ def _read_decoded(
     reader: TileReader, images: list[str], confidence: float | None = None
 ) -> Iterator[tuple[str, Any, Detections | None]]:
     """`read_frames` with each image as `vision.frames.Decoded` (its frame and the size it was given at)."""
+    for image, decoded, detections, _ in _read_timed(reader, images, confidence):
+        yield image, decoded, detections
+
+
+def _read_timed(
+    reader: TileReader, images: list[str], confidence: float | None = None
+) -> Iterator[tuple[str, Any, Detections | None, dict[str, float]]]:
+    """`_read_decoded` with each image's milliseconds by stage: decode, detect, classify."""
     if not images:
         return
     with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as ahead:
         upcoming = ahead.submit(_decoded_and_found, reader, images[0], confidence)
         for k, image in enumerate(images):
-            decoded, found = upcoming.result()
+            decoded, found, timings = upcoming.result()
             if k + 1 < len(images):
                 upcoming = ahead.submit(_decoded_and_found, reader, images[k + 1], confidence)
-            yield image, decoded, None if found is None else reader.read_faces(decoded.frame, found)
+            if found is None:
+                yield image, decoded, None, timings
+                continue
+            started = time.perf_counter()
+            read = reader.read_faces(decoded.frame, found)
+            yield image, decoded, read, {**timings, "classify_ms": _ms(started)}
 
 
 def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets: list[Path] | None) -> int:
     code = EXIT_OK
-    for k, (image, decoded, detections) in enumerate(_read_decoded(reader, args.images, args.conf)):
+    for k, (image, decoded, detections, timings) in enumerate(_read_timed(reader, args.images, args.conf)):
         if detections is None:  # `decoded` is the ImageError saying why
             _error(decoded)
             if getattr(args, "json", False):  # its line too, in its place: one line per image given
@@ -354,7 +376,10 @@ def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets:
             continue
         assert isinstance(decoded, Decoded)
         frame, size = decoded.frame, (decoded.width, decoded.height)
+        started = time.perf_counter()
         document, layout = read_document(image, frame, detections, rules, size=size)
+        # The stages a photo takes, in order; detect runs ahead on the next photo while this one is read.
+        document["timings"] = {**timings, "layout_ms": _ms(started)}
         print(json.dumps(document) if getattr(args, "json", False) else describe(document, rules), flush=True)
         if targets is not None:
             try:

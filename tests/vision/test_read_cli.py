@@ -40,6 +40,9 @@ def test_read_json_follows_the_contract(scene_file: Path, capsys: pytest.Capture
         assert 0 < tile["confidence"] <= 1
         assert isinstance(tile["tile"], str)
     assert isinstance(document["table"], list) and isinstance(document["racks"], list)
+    # The stages the photo took, in order, each timed (issue 37).
+    assert list(document["timings"]) == ["decode_ms", "detect_ms", "classify_ms", "layout_ms"]
+    assert all(ms >= 0 for ms in document["timings"].values()) and document["timings"]["detect_ms"] > 0
 
 
 @pytest.mark.parametrize(
