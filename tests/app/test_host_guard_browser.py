@@ -46,9 +46,8 @@ def test_a_rebinding_page_is_not_served_even_as_the_first_connection(one_game: P
         try:
             page = browser.new_page()
             page.goto(f"http://{REBIND}:{port}/")  # the server's very first browser
-            expect(page.get_by_text(f"this app is not served under the name '{REBIND}:{port}'")).to_be_visible(
-                timeout=60_000
-            )
+            refusal = page.get_by_text(f"this app is not served under the name '{REBIND}:{port}'")
+            expect(refusal).to_be_visible(timeout=60_000)
             assert page.get_by_text("This device is the director.").count() == 0
             assert page.get_by_text("Table 1").count() == 0
 

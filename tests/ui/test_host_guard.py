@@ -57,7 +57,9 @@ def test_a_host_given_twice_is_refused() -> None:
     assert host_guard.header_map([("Host", "localhost:1"), ("Host", "localhost:1")])["host"] == "localhost:1"
 
 
-@pytest.mark.parametrize("address", ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1", "::ffff:127.0.1.1"])
+@pytest.mark.parametrize(
+    "address", ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1", "::ffff:127.0.1.1"]
+)
 def test_loopback_peers_ipv4_mapped_included(address: str) -> None:
     assert host_guard.is_loopback_address(address)
 
@@ -70,7 +72,8 @@ def test_other_peers_are_not_loopback(address: str | None) -> None:
 @pytest.mark.parametrize(
     ("host", "loopback"),
     [("localhost:8501", True), ("127.0.0.1:8501", True), ("[::1]:8501", True), ("[::ffff:127.0.0.1]:1", True),
-     ("laptop.local:8501", False), ("192.168.1.20:8501", False), ("rebind.example:8501", False), (None, False)],
+     ("laptop.local:8501", False), ("192.168.1.20:8501", False), ("rebind.example:8501", False),
+     (None, False)],
 )
 def test_loopback_hosts(host: str | None, loopback: bool) -> None:
     assert host_guard.is_loopback_host(host) is loopback

@@ -386,7 +386,8 @@ def test_a_change_no_hand_was_seen_making_is_still_judged() -> None:
 
 @pytest.mark.parametrize(
     ("sides", "message"),
-    [("bottom,middle", "'middle' is no side"), ("bottom", "1 sides for 2 seats"), ("top,top", "a side twice")],
+    [("bottom,middle", "'middle' is no side"), ("bottom", "1 sides for 2 seats"),
+     ("top,top", "a side twice")],
 )
 def test_rummi_watch_refuses_sides_that_name_no_seat(sides: str, message: str,
                                                      capsys: pytest.CaptureFixture) -> None:
