@@ -113,9 +113,31 @@ def allowed_names(extra: Iterable[str] = ()) -> frozenset[str]:
 
 
 def host_allowed(host: str | None, names: frozenset[str]) -> bool:
-    """Whether `host` (a Host header) is one of `names` (`*` among them: any well-formed host)."""
+    """Whether `host` (a Host header) is one of `names` (`*` among them: any well-formed host), or an
+    address of one of this computer's network interfaces (a laptop on Wi-Fi and a cable has two)."""
     parsed = parse_host(host)
-    return parsed is not None and ("*" in names or _normalised_address(parsed[0]) in names)
+    if parsed is None:
+        return False
+    name = _normalised_address(parsed[0])
+    return "*" in names or name in names or is_own_address(name)
+
+
+@lru_cache(maxsize=256)
+def is_own_address(name: str) -> bool:
+    """Whether `name` is an IP address of this computer: only then can a socket be bound to it."""
+    try:
+        address = ip_address(name)
+    except ValueError:
+        return False
+    if address.is_unspecified or address.is_multicast:
+        return False
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(address), 0))
+    except OSError:
+        return False
+    return True
 
 
 def same_site(origin: str | None, host: str | None) -> bool:

@@ -87,3 +87,12 @@ def test_this_computer_and_configured_names(monkeypatch: pytest.MonkeyPatch) -> 
     assert {"localhost", "127.0.0.1", "::1", "rummi.club.example", "hall.example"} <= names
     assert socket.gethostname().lower() in names
     assert "rebind.example" not in names
+
+
+def test_any_address_of_this_computer_is_served_and_no_other() -> None:
+    from ui.common import lan_address
+
+    assert host_guard.host_allowed(f"{lan_address()}:8501", frozenset({"localhost"}))
+    assert host_guard.host_allowed("127.0.0.2:8501", frozenset({"localhost"}))  # all of 127/8 is here
+    assert not host_guard.host_allowed("192.0.2.44:8501", frozenset({"localhost"}))  # TEST-NET: nobody's
+    assert not host_guard.host_allowed("0.0.0.0:8501", frozenset({"localhost"}))
