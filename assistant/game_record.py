@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -33,6 +32,7 @@ from assistant.errors import InputError, quote
 from assistant.referee import DREW, PLAY, PUT_BACK, Call, Table
 from assistant.rules import find_preset
 from assistant.tiles import NotationError, Tile, format_tiles
+from assistant.user_files import read_user_file
 
 FORMAT = "rummi-game-record"
 VERSION = 1
@@ -368,35 +368,9 @@ def read_record(path: str | os.PathLike[str], limit: int = MAX_RECORD_BYTES) -> 
             that is not as the format says (the message names the line and what is wrong).
     """
     name = str(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        # Opened without waiting (a FIFO would wait for a writer), then looked at before anything is read.
-        descriptor = os.open(path, flags)
-    except OSError as error:
-        raise RecordError(f"cannot open the game record {name!r}: {error.strerror or error}") from error
-    try:
-        kind = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(kind):
-            raise RecordError(f"{name!r} is {_kind(kind)}, not a regular file: a game record is a file")
-        with os.fdopen(descriptor, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
-    except OSError as error:
-        raise RecordError(f"cannot read the game record {name!r}: {error.strerror or error}") from error
-    finally:
-        os.close(descriptor)
+    # The one way in for a file a user names: a FIFO, a device or a folder refused unread.
+    data = read_user_file(path, limit, "a game record file", RecordError)
     return parse_record(data, name, limit)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (a named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a plain file"
 
 
 def parse_record(data: bytes, name: str = "the game record", limit: int = MAX_RECORD_BYTES) -> GameRecord:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from assistant.errors import InputError
-from vision.user_files import read_user_file
+from assistant.user_files import read_user_file
 
 # Phones take 48, 108 and 200 megapixel photos; a 200 MP JPEG is tens of megabytes.
 MAX_FILE_BYTES = 100_000_000
@@ -443,7 +443,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
 
 
 def load_scaled(path: str | Path) -> Decoded:
-    """An image file, read as a regular file of at most MAX_FILE_BYTES (`vision.user_files`) and decoded by
+    """An image file, read as a regular file of at most MAX_FILE_BYTES (`assistant.user_files`) and decoded by
     `decode_scaled`.
 
     Raises:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from assistant.errors import shorten
-from vision.user_files import read_user_file
+from assistant.user_files import read_user_file
 
 PROFILE_FORMAT = "rummi-profile/1"
 MAX_PROFILE_BYTES = 10_000_000
@@ -308,7 +308,7 @@ def save_profile(path: str | Path, profile: Profile) -> None:
 
 def load_profile(path: str | Path) -> Profile:
     """The profile in the file at `path`: a regular file of at most MAX_PROFILE_BYTES (at most one byte more
-    is read; a named pipe or a device is refused unread, `vision.user_files`).
+    is read; a named pipe or a device is refused unread, `assistant.user_files`).
 
     Raises:
         ProfileError: the file is missing, not a regular file, too large, unreadable or not a profile (the

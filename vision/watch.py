@@ -436,7 +436,7 @@ than it plays on two cores."""
 def video_frames(source: str | int, sample_fps: float = WATCH_FPS) -> Iterator[tuple[np.ndarray, float, int]]:
     """(frame, time in seconds, frame index) of a video file or camera, about `sample_fps` frames a second.
 
-    A file is looked at before it is opened (`vision.user_files`): only a regular file, not empty and not a
+    A file is looked at before it is opened (`assistant.user_files`): only a regular file, not empty and not a
     still image, goes to FFmpeg, whose own complaints are kept off stderr (the VideoError says what is wrong).
 
     Raises:
@@ -445,8 +445,8 @@ def video_frames(source: str | int, sample_fps: float = WATCH_FPS) -> Iterator[t
     """
     import os
 
+    from assistant.user_files import open_regular
     from vision.frames import MAX_FULL_DECODE_PIXELS, image_format
-    from vision.user_files import open_regular
 
     def quiet_capture(target: str | int, backend: int) -> cv2.VideoCapture:
         # FFmpeg reads its log level once, when its first capture opens (unless the user set one).

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from assistant.user_files import UserFileError, check_regular, read_user_file
 from vision.frames import ImageError, load_image
 from vision.profile import MAX_PROFILE_BYTES, Profile, ProfileError, load_profile
-from vision.user_files import UserFileError, check_regular, read_user_file
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes and /dev/zero are POSIX")
 
