@@ -4,7 +4,9 @@ Geometry needs the boxes and, when the classifier gives it, each tile's "up" dir
 (`Detections.angle`, degrees counter-clockwise, 0 upright). The steps:
 
 1. Each tile's orientation: the classifier's angle, or (no angle known) the box's aspect for "upright or
-   sideways" and the direction to the nearest neighbour for the tilt.
+   sideways" and the direction to the nearest neighbour for the tilt. A tile touching a row but read turned
+   off it (a joker's face tells its up poorly) takes its row's angle where the geometry says it lies in it
+   (`square_with_neighbours`): tiles touching in a row are one set whatever their faces.
 2. Each tile's own width and height, recovered from its axis-aligned box and orientation.
 3. Links between neighbours side by side along the tiles' right direction (perspective may shear a row
    off it by up to `max_shear`), each tile keeping its best neighbour on either side; chains of links.
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from assistant.tiles import tile_from_class_id
+from assistant.tiles import CLASS_INDEX, tile_from_class_id
 from vision.correction import SetChecks, correct
 from vision.detections import UNKNOWN_CLASS, cut_by_frame  # noqa: F401  (cut_by_frame: re-exported)
 from vision.orientation import settle_half_turns
@@ -53,6 +55,8 @@ PUSH_WINDOW = 3
 """Most steps measured together around a tile pushed onto its neighbour (two pushed in a row need three)."""
 MAX_RULED_STEPS = 6
 """Most doubtful steps of one chain the rules decide together (every combination of cuts is tried)."""
+JOKER_CLASS = CLASS_INDEX["joker"]
+"""A joker's face has no numeral: the classifier reads its up less surely (`square_with_neighbours`)."""
 
 
 # --------------------------------------------------------------------------------------------- geometry
@@ -207,6 +211,152 @@ class LayoutParams:
     rules_reach: float = 0.3
     pair_turn: float = 8.0
 
+
+BOX_FITS_WITHIN = 0.12
+"""A tile's box fits a tile of its neighbour's size lying some way when each side is within this log ratio of
+that tile's box (a side the frame cuts counts only when it is too long)."""
+BOX_FITS_BETTER_BY = 0.15
+"""A box says the classifier's angle is wrong when it fits that angle worse than the neighbour's by this
+much."""
+TOUCHING_STEP = (0.45, 1.25)
+"""Steps between centres (in the neighbour's widths) of a tile touching its neighbour in a row (pushed onto
+it, or a little apart)."""
+
+
+def _box_misfit(box_wh: np.ndarray, tile_ab: np.ndarray, angle: np.ndarray, cut_xy: np.ndarray) -> np.ndarray:
+    """How far a box is (the larger log ratio of its sides) from those of tiles `tile_ab` lying at `angle`.
+
+    A side cut by the frame (`cut_xy`) shows only part of its tile: it counts only when it is too long.
+    """
+    phi = np.radians(angle)
+    c, s = np.abs(np.cos(phi)), np.abs(np.sin(phi))
+    predicted = np.stack([tile_ab[..., 0] * c + tile_ab[..., 1] * s,
+                          tile_ab[..., 0] * s + tile_ab[..., 1] * c], axis=-1)
+    ratio = np.log(np.maximum(box_wh, 1e-6) / np.maximum(predicted, 1e-6))
+    return np.where(cut_xy, np.maximum(ratio, 0.0), np.abs(ratio)).max(axis=-1)
+
+
+def _side_by_side_step(turn: np.ndarray, aspect: float) -> np.ndarray:
+    """The shortest step (in tile widths) between the centres of two tiles side by side, not overlapping,
+    one turned `turn` degrees from the other: half a width, and half what the turned one spans along the
+    row."""
+    phi = np.radians(turn)
+    return 0.5 + 0.5 * (np.abs(np.cos(phi)) + np.abs(np.sin(phi)) / aspect)
+
+
+def square_with_neighbours(xyxy: np.ndarray, angles: np.ndarray, image_size: tuple[int, int] | None = None,
+                           params: LayoutParams | None = None, up_known: bool = True,
+                           weak_up: np.ndarray | None = None, passes: int = 6) -> np.ndarray:
+    """The classifier's angles, a tile's set to its neighbour's where the geometry says it lies in that
+    neighbour's row, square to it.
+
+    The classifier reads a tile's up from its face: a numeral tells it within a few degrees, a joker's round
+    face (`weak_up`) less surely, a face half hidden or cut by the frame worse still (rendered tables: jokers
+    now and then 25 to 40 degrees off, on clear photos too). Turned more than `LayoutParams.max_turn` off its
+    row, a tile touching it is not linked to it (`J r6 r7` laid tight came out as `J | r6 r7`); read half
+    turned, it links the wrong way round and breaks its row; a joker read 9 degrees off is no pair with its
+    neighbour (`pair_turn`).
+
+    Tile i is looked at beside a neighbour j when its centre lies in j's row (a step of `TOUCHING_STEP` of
+    j's width, within `max_shear` of j's right axis) and its angle is turned from j's by more than
+    `max_turn`, or half round, or (a joker beside a numeral) by more than `pair_turn`. It takes j's axis, the
+    way nearest its own up, when j's angle is trusted (backed by its row, or a numeral's beside a joker),
+    i's box fits a tile of j's size lying as j does (`BOX_FITS_WITHIN`), and
+      - the box fits the classifier's angle clearly worse (`BOX_FITS_BETTER_BY`),
+      - or i's centre is too close to j's for a tile turned that much to lie beside it (a box cannot tell
+        a tilt from its mirror image: -20 from 13 degrees; `_side_by_side_step`),
+      - or i is a joker and j a numeral.
+    On j's axis but turned half round (`up_known`), i takes j's up when j is backed, or i is a joker and j
+    a numeral no tile of its row faces the other way.
+
+    A tile turned as another of its row, beside it or one further, is backed (a joker only by a numeral)
+    and keeps its angle; so does one that touches a tile it links to as read (a tile at the corner of two
+    sets), unless it is a joker and that tile a joker too. Loose tiles keep theirs: their boxes fit them.
+    Tiles set right in one pass are neighbours for the next (two jokers side by side; a row read half
+    turned, set right once its row backs it).
+    """
+    params = params or LayoutParams()
+    n = len(xyxy)
+    angles = np.asarray(angles, dtype=np.float64).copy()
+    if n < 2:
+        return angles
+    weak = np.zeros(n, bool) if weak_up is None else np.asarray(weak_up, bool)
+    weak_pair = weak[:, None] & ~weak[None, :]  # [i, j]: a joker beside a numeral
+    both_weak = weak[:, None] & weak[None, :]
+    wh = xyxy[:, 2:] - xyxy[:, :2]
+    if image_size is None:
+        cut_xy = np.zeros((n, 2), bool)
+    else:
+        # Sides the frame may cut: a detector's box of a cut tile can stop a few pixels short of the edge.
+        width, height = image_size
+        margin = np.maximum(2.0, 0.05 * wh.max(axis=1))
+        cut_xy = np.stack([(xyxy[:, 0] <= margin) | (xyxy[:, 2] >= width - margin),
+                           (xyxy[:, 1] <= margin) | (xyxy[:, 3] >= height - margin)], axis=1)
+    cos_shear = math.cos(math.radians(params.max_shear))
+    shortest, longest = TOUCHING_STEP
+    for _ in range(passes):
+        # Whole tiles' sizes and centres (a tile the frame cuts grown back, `complete_cut_boxes`); a box is
+        # matched as it shows, its cut sides counted only when too long.
+        whole = xyxy if image_size is None else complete_cut_boxes(xyxy, image_size, angles)
+        sizes, _ = tile_sizes(whole, angles)
+        centers = (whole[:, :2] + whole[:, 2:]) / 2
+        d = centers[None, :, :] - centers[:, None, :]
+        distance = np.hypot(d[..., 0], d[..., 1])
+        # [i, j]: tile i seen from tile j. How far i's angle turns from j's axis (mod a half turn), whether
+        # its up is turned more than a quarter from j's, whether it lies along j's right axis (perspective
+        # shears a row by up to `max_shear`), its step in j's widths (the box's sides solved one by one are
+        # far off for a tile turned near 45 degrees and seen in perspective; from both together with the
+        # usual aspect, too narrow for a tile foreshortened: the wider).
+        turn = np.abs(_wrap180((angles[:, None] - angles[None, :]) * 2)) / 2
+        half_turned = (np.abs(_wrap180(angles[:, None] - angles[None, :])) > 90.0 if up_known
+                       else np.zeros((n, n), bool))
+        theta = np.radians(angles)
+        c, s = np.abs(np.cos(theta)), np.abs(np.sin(theta))
+        right = np.stack([np.cos(theta), -np.sin(theta)], axis=1)
+        in_line = np.abs((d * right[None, :, :]).sum(axis=2)) >= distance * cos_shear
+        width = DEFAULT_ASPECT * (whole[:, 2:] - whole[:, :2]).sum(axis=1) / ((1 + DEFAULT_ASPECT) * (c + s))
+        step = distance / np.maximum(np.maximum(width, sizes[:, 0]), 1.0)[None, :]
+        touching = (step >= shortest) & (step <= longest) & in_line
+        in_row = (step <= 2 * longest) & in_line  # beside j or one tile further
+        alike = (turn <= params.pair_turn) & (distance > 0)
+        backed = np.where(weak, (alike & ~half_turned & in_row & ~weak[:, None]).any(axis=0),
+                          (alike & ~half_turned & in_row).any(axis=0))
+        # A numeral no other numeral of its row faces the other way is surer of its up than a joker.
+        unopposed = ~weak & ~(alike & half_turned & in_row & ~weak[:, None]).any(axis=0)
+        linked = (touching & (turn <= params.max_turn) & ~half_turned & (distance > 0)
+                  & ~both_weak).any(axis=1)
+        near = touching & ~backed[:, None] & (
+            (((turn > params.max_turn) | half_turned) & ~linked[:, None])
+            | (weak_pair & (turn > params.pair_turn)))
+        if not near.any():
+            break
+        proposals = []
+        for i in np.flatnonzero(near.any(axis=1)):
+            js = np.flatnonzero(near[i])
+            theirs = _box_misfit(wh[i], sizes[js], angles[js], cut_xy[i])
+            own = _box_misfit(wh[i], sizes[js], np.full(len(js), angles[i]), cut_xy[i])
+            too_close = step[i, js] < _side_by_side_step(turn[i, js], DEFAULT_ASPECT) - 0.05
+            on_axis = turn[i, js] <= params.pair_turn  # and so turned half round
+            fits = np.where(on_axis, backed[js] | (weak_pair[i, js] & unopposed[js]),
+                            (backed[js] | weak_pair[i, js]) & (theirs <= BOX_FITS_WITHIN)
+                            & ((own >= theirs + BOX_FITS_BETTER_BY) | too_close | weak_pair[i, js]))
+            if fits.any():
+                k = int(np.argmin(np.where(fits, theirs - own, np.inf)))
+                proposals.append((float(theirs[k] - own[k]), int(i), int(js[k]), bool(on_axis[k])))
+        if not proposals:
+            break
+        updated = angles.copy()
+        used: set[int] = set()
+        for _, i, j, half_turn in sorted(proposals):  # surest first; a tile set right is no reference yet
+            if i in used or (j in used and updated[j] != angles[j]):
+                continue
+            # Turned half round: j's up. Else j's axis, the way nearest its own up (read half turned from j,
+            # it is set right in a next pass, once j is backed).
+            axis = float(angles[j])
+            updated[i] = axis if half_turn or abs(float(_wrap180(angles[i] - axis))) <= 90.0 else axis + 180.0
+            used.update((i, j))
+        angles = updated
+    return angles
 
 def _chains(
     centers: np.ndarray,
@@ -545,10 +695,16 @@ def group(
         return Layout()
     xyxy = np.asarray(detections.xyxy, dtype=np.float64)
     given = np.asarray(detections.angle, dtype=np.float64)
+    any_angle = bool(np.any(given != 0))
+    if any_angle:
+        # A tile touching a row, read turned off it (a joker's face tells its up poorly), lies as its row does
+        # where the geometry says so.
+        given = square_with_neighbours(xyxy, given, image_size, params,
+                                       up_known=orientation_known is not False,
+                                       weak_up=np.asarray(detections.class_id) == JOKER_CLASS)
     if image_size is not None:
         xyxy = complete_cut_boxes(xyxy, image_size, given)
     centers = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    any_angle = bool(np.any(given != 0))
     if orientation_known is None:
         orientation_known = any_angle
     # Angles known only up to a half turn (a polygon's long side) still give each tile's axis.
