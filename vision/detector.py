@@ -409,7 +409,10 @@ class TileDetector:
         iou: float = DEFAULT_IOU,
         threads: int = DEFAULT_THREADS,
         max_coverage: float = DEFAULT_MAX_COVERAGE,
+        extra_looks: bool = True,
     ) -> None:
+        """`extra_looks` False: one forward pass per frame, no look after the first (`close_up_look`,
+        `rack_look`, `edge_rack_look`, `sloped_rack_look` all off)."""
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
@@ -430,10 +433,10 @@ class TileDetector:
         self.confidence = confidence
         self.iou = iou
         self.max_coverage = max_coverage
-        self.close_up_look = True
-        self.rack_look = True
-        self.edge_rack_look = True
-        self.sloped_rack_look = True
+        self.close_up_look = extra_looks
+        self.rack_look = extra_looks
+        self.edge_rack_look = extra_looks
+        self.sloped_rack_look = extra_looks
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size)
