@@ -66,3 +66,17 @@ def seed_argument(text: str) -> str:
             f"a seed is written with ASCII characters (digits 0-9, letters, signs), got {quote(text)}"
         )
     return text
+
+
+def help_text_for(overrides: dict[str, str]) -> type[argparse.HelpFormatter]:
+    """A help formatter that says `overrides[option]` for the options every command gets from
+    `assistant.cli` (`--json`, `--rules`) where a command prints or reads them its own way."""
+
+    class OwnHelp(argparse.HelpFormatter):
+        def _expand_help(self, action: argparse.Action) -> str:
+            for option in action.option_strings:
+                if option in overrides:
+                    return overrides[option]
+            return super()._expand_help(action)
+
+    return OwnHelp

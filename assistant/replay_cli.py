@@ -15,6 +15,7 @@ import json
 import sys
 from typing import Any
 
+from assistant.arguments import help_text_for
 from assistant.errors import shorten_long_runs
 from assistant.game_record import (
     RecordError,
@@ -28,19 +29,14 @@ EXIT_OK = 0
 EXIT_UNREADABLE = 2
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """`--json` (added to every command by `assistant.cli`) as replay prints it: a JSON object a line."""
-
-    def _expand_help(self, action: argparse.Action) -> str:
-        if "--json" in action.option_strings:
-            return "print each call as `rummi watch --json` printed it, one JSON object per line"
-        if "--rules" in action.option_strings:
-            return "not used: the record names its own rules"
-        return super()._expand_help(action)
+REPLAY_HELP = help_text_for({
+    "--json": "print each call as `rummi watch --json` printed it, one JSON object per line",
+    "--rules": "not used: the record names its own rules",
+})
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = _HelpFormatter
+    parser.formatter_class = REPLAY_HELP
     parser.add_argument("record", metavar="FILE", help="a game record (`rummi watch VIDEO --record FILE`)")
     parser.add_argument(
         "--turn", type=_turn_number, metavar="N", help="only turn N, and what was on the table before it"

@@ -203,11 +203,12 @@ def install(names: frozenset[str]) -> None:
         from streamlit.web.server.starlette import starlette_websocket
     except ImportError:  # another server: the script's own check (`refusal`) still holds
         starlette_websocket = None
+    if starlette_websocket is None or getattr(starlette_websocket, "_rummi_guarded", None) == names:
+        return  # every run of the script asks: nothing to do once these names are guarded
+
+    def guarded(origin: str | None, host: str | None) -> bool:
+        return host_allowed(host, names) and same_site(origin, host)
+
     config.set_option("server.allowedHosts", sorted(names))
-    if starlette_websocket is not None and not getattr(starlette_websocket, "_rummi_guarded", False):
-
-        def guarded(origin: str | None, host: str | None) -> bool:
-            return host_allowed(host, names) and same_site(origin, host)
-
-        starlette_websocket._is_origin_allowed = guarded
-        starlette_websocket._rummi_guarded = True
+    starlette_websocket._is_origin_allowed = guarded
+    starlette_websocket._rummi_guarded = names

@@ -38,7 +38,6 @@ class Look:
     changed_px: int
     """Pixels of the small picture that differ from the still table outside any arm (tiles laid, taken)."""
     sides: Counter[str] = field(default_factory=Counter)
-    change: float = 0.0
 
     @property
     def hand_in_view(self) -> bool:
@@ -142,7 +141,7 @@ class MotionWatch:
         self.last_change = float(per_cell.max())
         moving = self.last_change > self.change_above
         if self.reference is None:
-            return Look(moving, False, 0, _edge_sides(per_cell > self.change_above), self.last_change)
+            return Look(moving, False, 0, _edge_sides(per_cell > self.change_above))
         on_reference, margin = _shift_undone(self.reference, picture)
         matched = _light_matched(on_reference, self.reference)
         differs = difference(matched, self.reference) > self.differs_above
@@ -156,7 +155,7 @@ class MotionWatch:
         arm, sides, inside = self._reaching_in(differs, margin, now, picture)
         if moving and not arm:
             sides = _edge_sides(per_cell > self.change_above)
-        return Look(moving, arm, inside, sides, self.last_change)
+        return Look(moving, arm, inside, sides)
 
     def _reaching_in(self, differs: np.ndarray, margin: int, now: float, picture: np.ndarray
                      ) -> tuple[bool, Counter[str], int]:

@@ -340,8 +340,6 @@ class GameWatcher:
         self._checked_at = 0.0
         self._reread_differs = False
         self._sides: Counter[str] = Counter()
-        self.hand_side: str | None = None
-        """The side of the frame the hand of the last judged change came in from (None: not seen)."""
         self.layout: Layout | None = None
         """The last settled table's layout."""
 
@@ -408,10 +406,8 @@ class GameWatcher:
         expected = self.referee.seat
         call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows),
                                     seat=self.seats.seat_of(side))
-        if call is not None:
-            self.hand_side = side
-            if call.seat == expected:
-                self.seats.learn(call.seat, side)
+        if call is not None and call.seat == expected:
+            self.seats.learn(call.seat, side)
         # What the referee took a doubtful tile to be (from the game: the table before, the supply) is
         # that tile's identity from now on, while it lies still.
         judged = self.referee.reading

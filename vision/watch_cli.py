@@ -8,6 +8,7 @@ import math
 import sys
 from typing import Any
 
+from assistant.arguments import help_text_for
 from assistant.errors import shorten_long_runs
 from assistant.game_record import RecordError
 from assistant.referee import Referee, RefereeError
@@ -23,17 +24,13 @@ EXIT_OK = 0
 EXIT_UNREADABLE = 2
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """`--json` (added to every command by `assistant.cli`) as watch prints it: a JSON object a line."""
-
-    def _expand_help(self, action: argparse.Action) -> str:
-        if "--json" in action.option_strings:
-            return "print one JSON object per line, one for each turn judged, as it is judged"
-        return super()._expand_help(action)
+WATCH_HELP = help_text_for(
+    {"--json": "print one JSON object per line, one for each turn judged, as it is judged"}
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = _HelpFormatter
+    parser.formatter_class = WATCH_HELP
     parser.add_argument(
         "video", metavar="VIDEO", help="a video file, or a camera's number (0 the first camera)"
     )
