@@ -10,7 +10,8 @@ The path a frame takes:
    tiles.
 3. Still for `settle_s` seconds: the voted tiles become a layout (`vision.layout.rebuild`); a tile that lay
    in the same place with the same look at the last settled table keeps that identity, its readings
-   added up over every settled table it lay in (`TileMemory`).
+   added up over every settled table it lay in (`TileMemory`); where they now make it another tile (by a
+   clear margin, with the same ink), the referee is told it was read again, not taken and another laid.
 4. The table's sets, each tile with its runner-up readings, go to the referee.
 """
 
@@ -66,12 +67,36 @@ def tile_signatures(frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return looks
 
 
+INK_SIZE = 16
+
+
+def ink_colours(frame: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """(n, 2) the mean CIE a*b* of each box's ink (the pixels of its middle clearly darker than the tile's
+    face); NaN where no ink shows. A blue 8 and a red 8 look alike in grey (`tile_signatures`), not here."""
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    h, w = lab.shape[:2]
+    inks = np.full((len(xyxy), 2), np.nan, np.float32)
+    for row, (x1, y1, x2, y2) in enumerate(np.asarray(xyxy, dtype=np.float64)):
+        mx, my = 0.2 * (x2 - x1), 0.2 * (y2 - y1)
+        x1, y1 = max(0, int(x1 + mx)), max(0, int(y1 + my))
+        x2, y2 = min(w, int(math.ceil(x2 - mx))), min(h, int(math.ceil(y2 - my)))
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            continue
+        middle = cv2.resize(lab[y1:y2, x1:x2], (INK_SIZE, INK_SIZE), interpolation=cv2.INTER_AREA)
+        light = middle[..., 0].astype(np.float32)
+        ink = light < float(np.median(light)) - 20.0
+        if ink.sum() >= 3:
+            inks[row] = middle[ink][:, 1:].astype(np.float32).mean(axis=0)
+    return inks
+
+
 @dataclass
 class _Remembered:
     box: np.ndarray
     look: np.ndarray
     scores: Counter[int]
     angle: float = 0.0
+    ink: np.ndarray = field(default_factory=lambda: np.full(2, np.nan, np.float32))
 
 
 @dataclass
@@ -85,11 +110,20 @@ class TileMemory:
         same_look_above: looks (see `tile_signatures`) this alike are the same tile.
         still_there_above: a remembered tile no box covers is still there when its place looks this much
             as it did.
+        same_ink_within: inks (see `ink_colours`) this close in a*b* are one colour: a blue 8 swapped for a
+            red 8 in its place is another tile.
     """
 
     same_place_iou: float = 0.5
     same_look_above: float = 0.8
     still_there_above: float = 0.9
+    same_ink_within: float = 12.0
+    read_again_margin: float = 2.0
+    read_again: dict[int, int] = field(default_factory=dict, repr=False)
+    """The tiles of the last `follow` that lay still since the last settled table and now read otherwise,
+    their readings added up: row -> the reading they had. Only where the new reading has `read_again_margin`
+    times the old one's score (a close call is left to the referee's doubt: tuning game seed 1200 p2 game 0,
+    a blue 6 read b6 0.99 / b5 0.92 over two tables and b5 at the third, is a blue 6)."""
     _tiles: list[_Remembered] = field(default_factory=list, repr=False)
 
     def follow(self, frame: np.ndarray, detections: Detections) -> Detections:
@@ -98,10 +132,12 @@ class TileMemory:
         same look added back; remembers these tiles for the next settled table."""
         previous = self._tiles
         detections = self._with_missed(frame, detections, previous)
+        self.read_again = {}
         if not len(detections):
             self._tiles = []
             return detections
         looks = tile_signatures(frame, detections.xyxy)
+        inks = ink_colours(frame, detections.xyxy)
         ids = np.asarray(detections.topk_class_ids).copy()
         scores = np.asarray(detections.topk_scores, dtype=np.float32).copy()
         remembered: list[_Remembered] = []
@@ -114,11 +150,16 @@ class TileMemory:
             if overlap.shape[1]:
                 best = int(overlap[row].argmax())
                 if (best not in taken and overlap[row, best] >= self.same_place_iou
-                        and float(looks[row] @ previous[best].look) >= self.same_look_above):
+                        and float(looks[row] @ previous[best].look) >= self.same_look_above
+                        and self._same_ink(inks[row], previous[best].ink)):
                     taken.add(best)
+                    was = previous[best].scores.most_common(1)[0][0] if previous[best].scores else None
                     now = previous[best].scores + now
+                    winner, score = now.most_common(1)[0] if now else (None, 0.0)
+                    if was is not None and winner != was and score >= self.read_again_margin * now[was]:
+                        self.read_again[row] = was
             angle = float(detections.angle[row])
-            remembered.append(_Remembered(detections.xyxy[row], looks[row], now, angle))
+            remembered.append(_Remembered(detections.xyxy[row], looks[row], now, angle, inks[row]))
             total = sum(now.values())
             if total > 0:
                 # The readings summed over the settled tables, as shares: the best first.
@@ -129,6 +170,11 @@ class TileMemory:
                     ids[row, col], scores[row, col] = cid, score / total
         self._tiles = remembered
         return detections.with_readings(ids, scores, np.asarray(detections.angle))
+
+    def _same_ink(self, ink: np.ndarray, other: np.ndarray) -> bool:
+        if np.isnan(ink).any() or np.isnan(other).any():
+            return True  # no ink to compare: the grey look decides
+        return float(np.linalg.norm(ink - other)) <= self.same_ink_within
 
     def _with_missed(
         self, frame: np.ndarray, detections: Detections, previous: list[_Remembered]
@@ -178,6 +224,7 @@ class TileMemory:
 
     def forget(self) -> None:
         self._tiles = []
+        self.read_again = {}
 
 
 def table_only(detections: Detections, overlap_above: float = DOUBLE_BOX_OVERLAP) -> Detections:
@@ -392,7 +439,8 @@ class GameWatcher:
         self._checked_at = time_s
         self._reread_differs = False
         height, width = frame.shape[:2]
-        voted = table_only(self.memory.follow(frame, self._voted))
+        # Racks and second boxes out before the memory follows the tiles: its rows are the referee's rows.
+        voted = self.memory.follow(frame, table_only(self._voted))
         self._settled_tiles = _tile_counts(table_only(self._voted))
         layout = rebuild(voted, self.referee.rules, image_size=(width, height))
         self.layout = layout
@@ -405,7 +453,7 @@ class GameWatcher:
         seen, rows = seen_sets(layout, voted)
         expected = self.referee.seat
         call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows),
-                                    seat=self.seats.seat_of(side))
+                                    seat=self.seats.seat_of(side), read_again=self._read_again(seen, rows))
         if call is not None and call.seat == expected:
             self.seats.learn(call.seat, side)
         # What the referee took a doubtful tile to be (from the game: the table before, the supply) is
@@ -417,6 +465,21 @@ class GameWatcher:
                     if taken != tile.tile:
                         self.memory.confirm(row, taken)
         return WatchEvent(time_s, index, False, True, call, layout)
+
+
+    def _read_again(self, seen: list[list[SeenTile]], rows: list[list[int]]) -> list[tuple[Tile, Tile]]:
+        """(as read before, as read now) for each tile that lay still, with the same look and ink, since
+        the last settled table and now reads otherwise, its readings added up: one tile read again, not
+        one tile taken and another laid (tuning game seed 1200 p2 game 2: a red 8 first read blue 8, read
+        right a turn later, called "blue 8 was taken off the table" for three turns)."""
+        pairs: list[tuple[Tile, Tile]] = []
+        for tiles, where in zip(seen, rows, strict=True):
+            for tile, row in zip(tiles, where, strict=True):
+                was = self.memory.read_again.get(row)
+                before = tile_from_class_id(was) if was is not None else None
+                if before is not None and before != tile.tile:
+                    pairs.append((before, tile.tile))
+        return pairs
 
 
 def _tile_counts(detections: Detections) -> Counter[int]:

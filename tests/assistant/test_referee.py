@@ -271,6 +271,39 @@ def test_with_no_legal_reading_the_one_breaking_the_fewest_rules_is_taken() -> N
     assert referee.reading == ((T("b6"), T("b7"), T("b8")),)
 
 
+def test_a_tile_taken_off_is_not_hidden_by_reading_still_tiles_as_rack_tiles_played() -> None:
+    """Tuning games seed 1203 p3 and 1201 p3: a blue 10 taken off; k9 r9 beside it read k2 r2 (3 %), so the
+    turn "played" two rack tiles (one breach fewer) and took three tiles off."""
+    referee = Referee()
+    referee.observe(table("b7 b8 b9 b10 | k9 r9 J | k2 b2 r2"))
+    seen = [[SeenTile(T("b7")), SeenTile(T("b8")), SeenTile(T("b9"))],
+            [doubtful("k9", 0.94, ("k2", 0.03)), doubtful("r9", 0.9, ("r2", 0.04)), SeenTile(T("J"))],
+            [SeenTile(T("k2")), SeenTile(T("b2")), SeenTile(T("r2"))]]
+    call = referee.observe(seen)
+    assert call is not None and not call.legal
+    assert tokens(call.removed) == ["b10"] and call.added == ()
+    assert referee.reading[1] == (T("k9"), T("r9"), T("J"))
+
+
+def test_a_tile_read_again_where_it_lies_is_no_tile_taken_and_the_call_says_so() -> None:
+    referee = Referee()
+    referee.observe(table("k8 b8 o8"))  # a red 8 read blue 8
+    call = referee.observe(table("k8 r8 o8 | k11 k12 k13"), read_again=[(T("b8"), T("r8"))])
+    assert call is not None and call.legal
+    assert tokens(call.added) == ["k11", "k12", "k13"] and call.removed == ()
+    assert any("read blue 8 before is red 8" in r for r in call.reasons)
+    # Only as read now: with no read-again the blue 8 is taken off and a red 8 laid.
+    other = Referee()
+    other.observe(table("k8 b8 o8"))
+    call = other.observe(table("k8 r8 o8 | k11 k12 k13"))
+    assert call is not None and not call.legal and tokens(call.removed) == ["b8"]
+    # A read-again names no tile the box has no copy of left: two red 8s lie there already.
+    third = Referee()
+    third.observe(table("k8 b8 o8 | r8 r9 r10 | r6 r7 r8"))
+    call = third.observe(table("k8 r8 o8 | r8 r9 r10 | r6 r7 r8"), read_again=[(T("b8"), T("r8"))])
+    assert call is not None and tokens(call.removed) == ["b8"]
+
+
 @pytest.mark.parametrize(("preset", "players"), [("standard", 5), ("standard", 0), ("six-player", 7)])
 def test_more_players_than_the_preset_allows_is_refused(preset: str, players: int) -> None:
     with pytest.raises(RefereeError, match="players"):

@@ -19,13 +19,16 @@ W, H = 640, 480
 TILE_W, TILE_H = 30, 40
 
 
+INKS = {"r": (30, 30, 160), "b": (150, 70, 20), "o": (20, 120, 230)}  # BGR; black otherwise
+
+
 def table_frame(rows: list[str], light: float = 1.0, shift: tuple[int, int] = (0, 0)) -> np.ndarray:
     """A green cloth with tiles as cream boxes with their number, sets in rows."""
     frame = np.full((H, W, 3), (60, 110, 40), np.uint8)
     for (x1, y1, x2, y2), token in boxes_of(rows):
         dx, dy = shift
         cv2.rectangle(frame, (x1 + dx, y1 + dy), (x2 + dx, y2 + dy), (215, 235, 240), -1)
-        ink = (30, 30, 160) if token[0] == "r" else (20, 20, 20)
+        ink = INKS.get(token[0], (20, 20, 20))
         cv2.putText(frame, token[1:] or "J", (x1 + 4 + dx, y2 - 12 + dy), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                     ink, 1, cv2.LINE_AA)
     return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
@@ -402,3 +405,49 @@ def test_given_sides_name_the_seats_from_the_first_turn() -> None:
     watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5, seat_sides=seat_sides("bottom,top", 2))
     calls = run_visits(watcher, reader, [("top", ["r10 r11 r12"], 0.0), ("top", ["r10 r11 r12 r13"], 0.0)])
     assert [c.seat for _, c in calls] == [2, 2]  # seat 2's hand both times, though seat 1 was due first
+
+
+def test_a_still_tile_read_again_as_another_is_no_tile_taken_but_one_of_another_ink_in_its_place_is() -> None:
+    memory = TileMemory()
+    frame = table_frame(["k8 r8 o8"])
+    # A red 8 first read, with doubt, as a blue 8.
+    memory.follow(frame, detections_of(["k8 b8 o8"], doubtful={"b8": ("r8", 0.6)}))
+    again = memory.follow(frame, detections_of(["k8 r8 o8"]))
+    assert int(again.class_id[1]) == class_id(Tile.parse("r8"))
+    assert memory.read_again == {1: class_id(Tile.parse("b8"))}
+    # A close call (the new reading not twice the old one's score) is no read-again.
+    close = TileMemory()
+    close.follow(frame, detections_of(["k8 b8 o8"], doubtful={"b8": ("r8", 0.45)}))
+    close.follow(frame, detections_of(["k8 r8 o8"], doubtful={"r8": ("b8", 0.7)}))
+    assert close.read_again == {}
+    # A blue 8 laid where the red 8 lay looks alike in grey, but its ink is another: a new tile.
+    swapped = memory.follow(table_frame(["k8 b8 o8"]), detections_of(["k8 b8 o8"]))
+    assert int(swapped.class_id[1]) == class_id(Tile.parse("b8"))
+    # Read afresh: its runner-up is this glance's (the joker), not the red 8 it would add up with.
+    assert int(swapped.topk_class_ids[1, 1]) == class_id(Tile.parse("J"))
+    assert memory.read_again == {}
+
+
+def test_a_tile_misread_at_one_turn_and_read_right_at_the_next_is_not_called_taken() -> None:
+    """Tuning game seed 1200 p2 game 2: a red 8 first read blue 8 was called "blue 8 was taken off the
+    table" at each of the three turns after it was read right."""
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    drawn_then_read = [
+        (["k1 k2 k3"], detections_of(["k1 k2 k3"])),
+        (["k1 k2 k3", "k8 r8 o8"], detections_of(["k1 k2 k3", "k8 b8 o8"], doubtful={"b8": ("r8", 0.6)})),
+        (["k1 k2 k3 | k11 k12 k13", "k8 r8 o8"], detections_of(["k1 k2 k3 | k11 k12 k13", "k8 r8 o8"])),
+    ]
+    calls, t, index = [], 0.0, 0
+    for rows, read in drawn_then_read:
+        reader.now = read
+        for hand in (True, False):
+            for _ in range(10 if hand else 15):
+                frame = table_frame(rows)
+                event = watcher.update(with_hand(frame) if hand else frame, t, index)
+                if event.call is not None:
+                    calls.append(event.call)
+                t, index = t + 0.2, index + 1
+    assert [c.legal for c in calls] == [True, True]
+    assert [str(t) for t in calls[1].added] == ["k11", "k12", "k13"] and calls[1].removed == ()
+    assert any("read blue 8 before is red 8" in r for r in calls[1].reasons)
