@@ -32,9 +32,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX, tile_from_class_id
-from vision.correction import SetChecks, correct
+from vision.correction import SetChecks
 from vision.detections import UNKNOWN_CLASS, cut_by_frame  # noqa: F401  (cut_by_frame: re-exported)
-from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
     DEFAULT_ASPECT,
     Layout,
@@ -665,35 +664,28 @@ def _orders(sets: list[tuple[list[int], str]], centers: np.ndarray, angles: np.n
 # ------------------------------------------------------------------------------------------- public API
 
 
-def group(
+@dataclass(frozen=True)
+class Placement:
+    """Where each detected tile lies (stage "place"): its box completed where the frame cuts it, its centre,
+    its up angle (degrees counter-clockwise, 0 upright) and its own width and height."""
+
+    xyxy: np.ndarray
+    centers: np.ndarray
+    angles: np.ndarray
+    sizes: np.ndarray
+    orientation_known: bool
+
+
+def place(
     detections: Detections,
     *,
     image_size: tuple[int, int] | None = None,
     params: LayoutParams | None = None,
     orientation_known: bool | None = None,
-    judge: SetJudge | None = None,
-    frame: np.ndarray | None = None,
-) -> Layout:
-    """Sets (reading order), loose tiles and racks from detections: geometry, rules only for close calls.
-
-    Args:
-        detections: tiles found in one frame.
-        image_size: `(width, height)` of the frame: tiles cut by its edge are measured as whole tiles
-            (see `complete_cut_boxes`).
-        params: grouping tolerances.
-        orientation_known: whether `detections.angle` tells up from down; by default it does unless every
-            angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
-            only up to a half turn (e.g. from a polygon): they then give each tile's axis, and the rules pick
-            each set's reading direction.
-        judge: tells whether detections (by index, in reading order) form a valid set; with it, steps
-            too close to the gap limit to call are cut where the rules say (see `rebuild`).
-        frame: the image (BGR or grey); with it a rack is also told by the dark bar its tiles stand on.
-    """
+) -> Placement:
+    """Each tile's place, angle and size (steps 1 and 2 of the module's). `orientation_known`: see `group`."""
     params = params or LayoutParams()
-    n = len(detections)
-    if n == 0:
-        return Layout()
-    xyxy = np.asarray(detections.xyxy, dtype=np.float64)
+    xyxy = np.asarray(detections.xyxy, dtype=np.float64).reshape(-1, 4)
     given = np.asarray(detections.angle, dtype=np.float64)
     any_angle = bool(np.any(given != 0))
     if any_angle:
@@ -710,24 +702,54 @@ def group(
     # Angles known only up to a half turn (a polygon's long side) still give each tile's axis.
     angles = given.copy() if any_angle else estimate_angles(xyxy)
     sizes, _ = tile_sizes(xyxy, angles)
+    return Placement(xyxy, centers, angles, sizes, orientation_known)
 
-    rack_groups: list[list[int]] = []
+
+def rack_groups(
+    detections: Detections,
+    placement: Placement,
+    *,
+    params: LayoutParams | None = None,
+    frame: np.ndarray | None = None,
+) -> list[list[int]]:
+    """The tiles standing on each rack (stage "racks", step 5), by index, in the rack's reading order: those
+    on the racks the detector found, then (see `LayoutParams.geometric_racks`) racks told by geometry."""
+    params = params or LayoutParams()
+    xyxy, angles, orientation_known = placement.xyxy, placement.angles, placement.orientation_known
+    racks: list[list[int]] = []
     if detections.rack_xyxy is not None and len(detections.rack_xyxy):
-        rack_groups = tiles_on_rack_boxes(xyxy, angles, detections.rack_xyxy, orientation_known,
-                                          detections.rack_quad, member_xyxy=detections.xyxy)
+        racks = tiles_on_rack_boxes(xyxy, angles, detections.rack_xyxy, orientation_known,
+                                    detections.rack_quad, member_xyxy=detections.xyxy)
     geometric = params.geometric_racks
     if geometric is None:  # by default only for a detector that does not find racks itself
         geometric = detections.rack_xyxy is None
     if params.detect_racks and geometric:
-        taken = {i for rack in rack_groups for i in rack}
-        rack_groups += [rack for rack in find_racks(xyxy, angles, frame) if not taken & set(rack)]
+        taken = {i for rack in racks for i in rack}
+        racks += [rack for rack in find_racks(xyxy, angles, frame) if not taken & set(rack)]
         if orientation_known:
             # A rack turns its faces to its owner, and only from the owner's side are they seen: its tiles
             # are never upside down in the frame. Rows laid from the far side of the table are.
-            rack_groups = [rack for rack in rack_groups
-                           if np.median(np.abs(_wrap180(angles[rack]))) < 135.0]
+            racks = [rack for rack in racks if np.median(np.abs(_wrap180(angles[rack]))) < 135.0]
+    return racks
+
+
+def table_sets(
+    detections: Detections,
+    placement: Placement,
+    racks: list[list[int]],
+    *,
+    image_size: tuple[int, int] | None = None,
+    params: LayoutParams | None = None,
+    judge: SetJudge | None = None,
+) -> Layout:
+    """The tiles on no rack in sets and loose tiles, in reading order (stage "layout", steps 3, 4 and 6),
+    beside the racks."""
+    params = params or LayoutParams()
+    n = len(detections)
+    centers, angles, sizes = placement.centers, placement.angles, placement.sizes
+    orientation_known = placement.orientation_known
     on_table = np.ones(n, bool)
-    for rack in rack_groups:
+    for rack in racks:
         on_table[rack] = False
 
     rows = _chains(centers, angles, sizes, on_table, "row", params, judge)
@@ -764,11 +786,43 @@ def group(
                 placed[i] = replace(placed[i], angle=up_angle)
     return Layout(
         table=tuple(tuple(placed[i] for i in order) for order, _, _ in ordered),
-        racks=tuple(tuple(placed[i] for i in g) for g in rack_groups),
+        racks=tuple(tuple(placed[i] for i in g) for g in racks),
         set_axes=tuple(axis for _, axis, _ in ordered),
         tile_height=tile_height,
         orientation_known=orientation_known,
     )
+
+
+def group(
+    detections: Detections,
+    *,
+    image_size: tuple[int, int] | None = None,
+    params: LayoutParams | None = None,
+    orientation_known: bool | None = None,
+    judge: SetJudge | None = None,
+    frame: np.ndarray | None = None,
+) -> Layout:
+    """Sets (reading order), loose tiles and racks from detections: geometry, rules only for close calls
+    (`place`, then `rack_groups`, then `table_sets`).
+
+    Args:
+        detections: tiles found in one frame.
+        image_size: `(width, height)` of the frame: tiles cut by its edge are measured as whole tiles
+            (see `complete_cut_boxes`).
+        params: grouping tolerances.
+        orientation_known: whether `detections.angle` tells up from down; by default it does unless every
+            angle is exactly 0 (what a detector without a classifier reports). Pass False for angles known
+            only up to a half turn (e.g. from a polygon): they then give each tile's axis, and the rules pick
+            each set's reading direction.
+        judge: tells whether detections (by index, in reading order) form a valid set; with it, steps
+            too close to the gap limit to call are cut where the rules say (see `rebuild`).
+        frame: the image (BGR or grey); with it a rack is also told by the dark bar its tiles stand on.
+    """
+    if len(detections) == 0:
+        return Layout()
+    placement = place(detections, image_size=image_size, params=params, orientation_known=orientation_known)
+    racks = rack_groups(detections, placement, params=params, frame=frame)
+    return table_sets(detections, placement, racks, image_size=image_size, params=params, judge=judge)
 
 
 def ordered_up(ordered: list[tuple[list[int], str, float]], orientation_known: bool) -> float:
@@ -869,11 +923,10 @@ def rebuild(
         frame: the image, for telling racks by their dark bar (see `group`).
     """
 
-    detections, _ = settle_half_turns(detections)
-    checks = SetChecks(rules)
-    layout = group(detections, image_size=image_size, params=params, orientation_known=orientation_known,
-                   judge=set_judge(detections, rules, orientation_known, checks), frame=frame)
-    return mark_small_tiles(correct(layout, detections, rules, doubt_below=doubt_below, checks=checks))
+    from vision.path import lay_out  # the path's stages place, racks and layout (vision.path imports this)
+
+    return lay_out(detections, rules, image_size=image_size, params=params, doubt_below=doubt_below,
+                   orientation_known=orientation_known, frame=frame)
 
 
 SMALL_TILE = 0.6

@@ -10,10 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,9 @@ from assistant.errors import InputError, shorten_long_runs
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap, calibrated, doubtful, without_no_tiles
 from vision.detections import Detections
 from vision.detector import DEFAULT_CONFIDENCE
-from vision.frames import Decoded, ImageError, load_scaled
-from vision.layout import rebuild
+from vision.frames import ImageError
 from vision.onnx_models import ModelLoadError
+from vision.path import lay_out, read_photos
 from vision.reader import TileReader, load_reader
 
 EXIT_OK = 0
@@ -91,24 +89,32 @@ def read_document(
     `floor`) is in neither; `rack_doubtful` gives the positions of each rack's doubtful tiles in `racks`.
     `size` is the (width, height) of the image as given where the frame is smaller (a 48 MP photo is decoded
     at half size, `vision.frames.decode_scaled`): the width, height and boxes are then in its pixels."""
-    detections = without_no_tiles(detections, confidence_map, floor)
+    tiles = without_no_tiles(detections, confidence_map, floor)
+    height, width = frame.shape[:2]
+    layout = lay_out(tiles, rules, image_size=(width, height), frame=frame)
+    return photo_document(path, tiles, layout, frame, confidence_map, size), layout
+
+
+def photo_document(path: str, tiles: Detections, layout: Any, frame: np.ndarray,
+                   confidence_map: ConfidenceMap | None = None,
+                   size: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The contract's JSON object of a photo read (`vision.path.PhotoReading`'s tiles and layout)."""
     height, width = frame.shape[:2]
     shown_width, shown_height = size or (width, height)
     document: dict[str, Any] = {
         "image": path,
         "width": int(shown_width),
         "height": int(shown_height),
-        "tiles": tiles_to_json(detections, confidence_map, (shown_width / width, shown_height / height)),
+        "tiles": tiles_to_json(tiles, confidence_map, (shown_width / width, shown_height / height)),
         "table": [],
         "racks": [],
     }
-    layout = rebuild(detections, rules, image_size=(width, height), frame=frame)
     document.update(layout.to_json())
     marked = [t["doubtful"] for t in document["tiles"]]
     document["rack_doubtful"] = [
         [position for position, placed in enumerate(rack) if marked[placed.index]] for rack in layout.racks
     ]
-    return document, layout
+    return document
 
 
 def error_document(path: str, error: object) -> dict[str, Any]:
@@ -309,81 +315,37 @@ def reader_with_profile(reader: TileReader | None, profile: str | None) -> TileR
     return reader.with_profile(load_profile(profile))
 
 
-def _decoded_and_found(reader: TileReader, image: str, confidence: float | None
-                       ) -> tuple[Any, Any, dict[str, float]]:
-    """(the decoded image, the detector's boxes, the milliseconds of both), or (the ImageError, None, ...)."""
-    started = time.perf_counter()
-    try:
-        decoded = load_scaled(image)
-    except ImageError as error:
-        return error, None, {}
-    decoded_at = time.perf_counter()
-    found = reader.find(decoded.frame, confidence)
-    return decoded, found, {"decode_ms": _ms(started, decoded_at), "detect_ms": _ms(decoded_at)}
-
-
-def _ms(start: float, end: float | None = None) -> float:
-    return round(((time.perf_counter() if end is None else end) - start) * 1000, 1)
-
-
 def read_frames(
     reader: TileReader, images: list[str], confidence: float | None = None
 ) -> Iterator[tuple[str, np.ndarray | ImageError, Detections | None]]:
     """(image, frame, tiles read) for each image in order, or (image, ImageError, None) for one that
-    cannot be decoded. While one image is read (classifier, orientation) the next is decoded and its
-    detector pass runs on a helper thread: onnxruntime and OpenCV let go of Python's lock, so on two
-    cores the two halves of consecutive reads overlap (the readings are the same as `reader.read`'s)."""
-    for image, decoded, detections in _read_decoded(reader, images, confidence):
-        yield image, decoded if detections is None else decoded.frame, detections
-
-
-def _read_decoded(
-    reader: TileReader, images: list[str], confidence: float | None = None
-) -> Iterator[tuple[str, Any, Detections | None]]:
-    """`read_frames` with each image as `vision.frames.Decoded` (its frame and the size it was given at)."""
-    for image, decoded, detections, _ in _read_timed(reader, images, confidence):
-        yield image, decoded, detections
-
-
-def _read_timed(
-    reader: TileReader, images: list[str], confidence: float | None = None
-) -> Iterator[tuple[str, Any, Detections | None, dict[str, float]]]:
-    """`_read_decoded` with each image's milliseconds by stage: decode, detect, classify."""
-    if not images:
-        return
-    with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as ahead:
-        upcoming = ahead.submit(_decoded_and_found, reader, images[0], confidence)
-        for k, image in enumerate(images):
-            decoded, found, timings = upcoming.result()
-            if k + 1 < len(images):
-                upcoming = ahead.submit(_decoded_and_found, reader, images[k + 1], confidence)
-            if found is None:
-                yield image, decoded, None, timings
-                continue
-            started = time.perf_counter()
-            read = reader.read_faces(decoded.frame, found)
-            yield image, decoded, read, {**timings, "classify_ms": _ms(started)}
+    cannot be decoded: `vision.path.read_photos` (the next image decoded and detected ahead)."""
+    for reading in read_photos(reader, images, confidence=confidence):
+        if isinstance(reading, tuple):
+            yield reading[0], reading[1], None
+        else:
+            yield reading.image, reading.frame, reading.read
 
 
 def _read_all(args: argparse.Namespace, rules: Any, reader: TileReader, targets: list[Path] | None) -> int:
     code = EXIT_OK
-    for k, (image, decoded, detections, timings) in enumerate(_read_timed(reader, args.images, args.conf)):
-        if detections is None:  # `decoded` is the ImageError saying why
-            _error(decoded)
+    for k, reading in enumerate(read_photos(reader, args.images, rules, args.conf)):
+        if isinstance(reading, tuple):  # (image, the ImageError saying why)
+            image, error = reading
+            _error(error)
             if getattr(args, "json", False):  # its line too, in its place: one line per image given
-                print(json.dumps(error_document(image, decoded)), flush=True)
+                print(json.dumps(error_document(image, error)), flush=True)
             code = EXIT_UNREADABLE
             continue
-        assert isinstance(decoded, Decoded)
-        frame, size = decoded.frame, (decoded.width, decoded.height)
-        started = time.perf_counter()
-        document, layout = read_document(image, frame, detections, rules, size=size)
-        # The stages a photo takes, in order; detect runs ahead on the next photo while this one is read.
-        document["timings"] = {**timings, "layout_ms": _ms(started)}
+        decoded = reading.decoded
+        document = photo_document(reading.image, reading.tiles, reading.layout, decoded.frame,
+                                  size=(decoded.width, decoded.height))
+        # The stages a photo takes, in order (vision.path); detect runs ahead on the next photo.
+        document["timings"] = reading.timings
         print(json.dumps(document) if getattr(args, "json", False) else describe(document, rules), flush=True)
         if targets is not None:
             try:
-                _annotate(targets[k], frame, layout)
+                _annotate(targets[k], decoded.frame, reading.layout)
             except OSError as error:
                 _error(error)
                 code = EXIT_UNREADABLE

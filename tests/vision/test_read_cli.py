@@ -14,6 +14,7 @@ import pytest
 
 from datasets.render import render_indexed
 from rummi import main
+from vision.path import STAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,7 +42,8 @@ def test_read_json_follows_the_contract(scene_file: Path, capsys: pytest.Capture
         assert isinstance(tile["tile"], str)
     assert isinstance(document["table"], list) and isinstance(document["racks"], list)
     # The stages the photo took, in order, each timed (issue 37).
-    assert list(document["timings"]) == ["decode_ms", "detect_ms", "classify_ms", "layout_ms"]
+    assert list(document["timings"]) == [f"{stage}_ms" for stage in STAGES]
+    assert STAGES == ("decode", "detect", "classify", "place", "racks", "layout")
     assert all(ms >= 0 for ms in document["timings"].values()) and document["timings"]["detect_ms"] > 0
 
 

@@ -1,0 +1,185 @@
+"""The path a photo takes, on one page: from a file to the tiles on the table and on the racks.
+
+1. decode: the file read and decoded within a shared server's limits, a 48 MP photo at half size
+   (`vision.frames`);
+2. detect: boxes of tiles and racks, the detector and its extra looks (`vision.detector`);
+3. classify: each box's face read, number, colour and up; "not a tile" and what is surely no tile left out
+   (`vision.classifier`, `vision.confidence`);
+4. place: each tile's place, angle and size, half-turned tiles turned back (`vision.orientation`,
+   `vision.layout.place`);
+5. racks: the tiles standing on each rack, in their owner's order (`vision.layout.rack_groups`,
+   `vision.racks`);
+6. layout: the other tiles in sets in reading order, judged by the rules, doubtful readings corrected
+   (`vision.layout.table_sets`, `vision.correction`).
+
+`read_photo` is the path; `rummi read` runs it photo by photo (`read_photos`: the next photo's decode and
+detect run ahead on a thread while this one is classified and laid out). Each stage's milliseconds are in
+`PhotoReading.timings`, as `rummi read --json` gives them. A table's profile (`rummi calibrate`) is held by
+the reader: the detector's score (detect) and the cloth and inks it learned (classify).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.confidence import NO_TILE_BELOW, ConfidenceMap, without_no_tiles
+from vision.correction import SetChecks, correct
+from vision.frames import Decoded, ImageError, load_scaled
+from vision.layout import (
+    Layout,
+    LayoutParams,
+    mark_small_tiles,
+    place,
+    rack_groups,
+    set_judge,
+    table_sets,
+)
+from vision.orientation import settle_half_turns
+
+if TYPE_CHECKING:
+    from assistant.rules import Rules
+    from vision.detections import Detections
+    from vision.reader import TileReader
+
+STAGES = ("decode", "detect", "classify", "place", "racks", "layout")
+
+
+@dataclass
+class Stopwatch:
+    """Milliseconds by stage (`with clock("place"): ...`), as `{"place_ms": 1.2, ...}`."""
+
+    ms: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.ms[f"{stage}_ms"] = round((time.perf_counter() - started) * 1000, 1)
+
+
+@dataclass
+class Found:
+    """A photo after its first two stages: decoded, and the detector's boxes."""
+
+    image: str
+    decoded: Decoded
+    boxes: Detections
+    timings: dict[str, float]
+
+
+@dataclass
+class PhotoReading:
+    """A photo read: `read` the detected tiles with their readings, `tiles` those that are surely tiles (the
+    contract's `tiles`), `layout` their sets and racks, `timings` the milliseconds of each stage."""
+
+    image: str
+    decoded: Decoded
+    read: Detections
+    tiles: Detections
+    layout: Layout
+    timings: dict[str, float]
+
+    @property
+    def frame(self) -> np.ndarray:
+        return self.decoded.frame
+
+
+def read_photo(reader: TileReader, image: str, rules: Rules | None = None,
+               confidence: float | None = None) -> PhotoReading:
+    """One photo along the whole path.
+
+    Raises:
+        ImageError: the file cannot be read as a photo (see `vision.frames.load_scaled`).
+    """
+    return read_found(reader, find(reader, image, confidence), rules)
+
+
+def find(reader: TileReader, image: str, confidence: float | None = None) -> Found:
+    """Stages decode and detect: they keep nothing on the reader, so they may run for the next photo while
+    the rest of the path reads this one.
+
+    Raises:
+        ImageError: the file cannot be read as a photo.
+    """
+    clock = Stopwatch()
+    with clock("decode"):
+        decoded = load_scaled(image)
+    with clock("detect"):
+        boxes = reader.find(decoded.frame, confidence)
+    return Found(image, decoded, boxes, clock.ms)
+
+
+def read_found(reader: TileReader, found: Found, rules: Rules | None = None,
+               confidence_map: ConfidenceMap | None = None, floor: float = NO_TILE_BELOW) -> PhotoReading:
+    """Stages classify, place, racks and layout of a photo `find` found."""
+    clock = Stopwatch(dict(found.timings))
+    frame = found.decoded.frame
+    with clock("classify"):
+        read = reader.read_faces(frame, found.boxes)
+        tiles = without_no_tiles(read, confidence_map, floor)
+    height, width = frame.shape[:2]
+    layout = lay_out(tiles, rules, image_size=(width, height), frame=frame, clock=clock)
+    return PhotoReading(found.image, found.decoded, read, tiles, layout, clock.ms)
+
+
+def lay_out(
+    tiles: Detections,
+    rules: Rules | None = None,
+    *,
+    image_size: tuple[int, int] | None = None,
+    params: LayoutParams | None = None,
+    doubt_below: float = 0.6,
+    orientation_known: bool | None = None,
+    frame: np.ndarray | None = None,
+    clock: Stopwatch | None = None,
+) -> Layout:
+    """Stages place, racks and layout: sets and racks from read tiles, judged by the rules, runner-up
+    readings proposed for doubtful tiles (`vision.layout.rebuild`; its arguments)."""
+    clock = clock or Stopwatch()
+    with clock("place"):
+        tiles, _ = settle_half_turns(tiles)
+        placement = (place(tiles, image_size=image_size, params=params, orientation_known=orientation_known)
+                     if len(tiles) else None)
+    with clock("racks"):
+        racks = rack_groups(tiles, placement, params=params, frame=frame) if placement is not None else []
+    with clock("layout"):
+        checks = SetChecks(rules)
+        layout = Layout()
+        if placement is not None:
+            judge = set_judge(tiles, rules, orientation_known, checks)
+            layout = table_sets(tiles, placement, racks, image_size=image_size, params=params, judge=judge)
+        layout = mark_small_tiles(correct(layout, tiles, rules, doubt_below=doubt_below, checks=checks))
+    return layout
+
+
+def read_photos(reader: TileReader, images: Sequence[str], rules: Rules | None = None,
+                confidence: float | None = None) -> Iterator[PhotoReading | tuple[str, ImageError]]:
+    """Each photo read, in order, or (image, the ImageError) for one that cannot be read. While one photo is
+    classified and laid out, the next is decoded and detected on a helper thread: onnxruntime and OpenCV let
+    go of Python's lock, so on two cores the two halves overlap (the readings are `read_photo`'s)."""
+    if not images:
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as ahead:
+        upcoming = ahead.submit(_found_or_error, reader, images[0], confidence)
+        for k, image in enumerate(images):
+            found = upcoming.result()
+            if k + 1 < len(images):
+                upcoming = ahead.submit(_found_or_error, reader, images[k + 1], confidence)
+            yield (image, found) if isinstance(found, ImageError) else read_found(reader, found, rules)
+
+
+def _found_or_error(reader: TileReader, image: str, confidence: float | None) -> Found | ImageError:
+    try:
+        return find(reader, image, confidence)
+    except ImageError as error:
+        return error
+
