@@ -186,8 +186,11 @@ class MotionWatch:
                 continue
             edges = {"left": mine[:, : edge + 1], "right": mine[:, -edge - 1 :], "top": mine[: edge + 1],
                      "bottom": mine[-edge - 1 :]}
-            for side in long_enough:
-                sides[side] += int(edges[side].sum())
+            # An arm comes in over one side: the one it reaches in furthest from (an arm from the top that
+            # works at the far left runs along the left edge too: tuning game seed 1203 p3 game 0, seat 3's
+            # hand taken for seat 2's), the one it crosses widest where both reach alike.
+            side = max(long_enough, key=lambda s: (inward[s], int(edges[s].sum())))
+            sides[side] += int(edges[side].sum())
         return bool(sides), sides, inside
 
 

@@ -451,3 +451,19 @@ def test_a_tile_misread_at_one_turn_and_read_right_at_the_next_is_not_called_tak
     assert [c.legal for c in calls] == [True, True]
     assert [str(t) for t in calls[1].added] == ["k11", "k12", "k13"] and calls[1].removed == ()
     assert any("read blue 8 before is red 8" in r for r in calls[1].reasons)
+
+
+def test_an_arm_from_the_top_working_at_the_far_left_comes_from_the_top() -> None:
+    """Tuning game seed 1203 p3 game 0: seat 3's arm came in over the top edge and ran down the left edge to
+    the tiles at the far left; counted by the edge it touched most, it was seat 2's (left)."""
+    motion = MotionWatch()
+    still = table_frame(["r1 r2 r3 | k5 k6 k7"])
+    for k in range(3):
+        motion.look(still, 0.2 * k)
+    motion.settle()
+    arm = still.copy()
+    cv2.fillPoly(arm, [np.array([[0, 0], [int(W * 0.16), 0], [int(W * 0.16), int(H * 0.55)],
+                                 [0, int(H * 0.55)]], np.int32)], (60, 90, 170))
+    look = motion.look(arm, 0.8)
+    assert look.hand_in_view
+    assert look.sides.most_common(1)[0][0] == "top"
