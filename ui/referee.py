@@ -6,7 +6,9 @@ override corrects a wrong call. The referee and every judged turn are stored wit
 browser can speak (`speechSynthesis`; switchable, per tab). The game record (issue 36,
 `assistant.game_record`) of the current referee game can be downloaded, and a record file opened and shown
 turn by turn, read-only. A viewer sees the verdicts and the history, and no button it may not press (the
-camera's Start, Drew a tile, Override, New referee game): a caption says whose they are.
+camera's Start, Drew a tile, Override, New referee game): a caption says whose they are. Each seat's side of
+the camera (issue 36, `vision.watch.SeatSides`) can be set, or is learned from the first round; the sides are
+kept with the referee game (`assistant.storage.referee.SEAT_SIDES`) and shown.
 
 Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
 each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
@@ -45,14 +47,15 @@ from assistant.game_record import (
 from assistant.referee import DREW, PUT_BACK, Call, Referee, RefereeError
 from assistant.rules import Rules
 from assistant.storage import Game, Storage, StorageError
-from assistant.storage.referee import RefereeGame, RefereeStore
+from assistant.storage.referee import SEAT_SIDES, RefereeGame, RefereeStore
 from assistant.tiles import Tile, format_tiles
 from ui import helpers
 from ui.common import INVALID_MARK, VALID_MARK, tile_reader
 from vision import photos
 from vision.annotate import annotate
+from vision.motion import SIDES
 from vision.tracking import FrameRate, draw_rate
-from vision.watch import GameWatcher, WatchEvent
+from vision.watch import GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
 
 POLL_S = 1.0
 """How often the screen takes the calls the stream made and shows them."""
@@ -64,6 +67,8 @@ IDLE_S = 5.0
 DEFAULT_SETTLE_S = 1.5
 SETTLE_RANGE = (0.5, 10.0)
 STREAM_KEY = "referee_stream"
+LEARN_SIDE = "learn it"
+SIDE_CHOICES = (LEARN_SIDE, *SIDES)
 VIEWER_TAPS = ":material/visibility: Drew a tile and Override are the director's or this game's table's."
 VIEWER_SETTINGS = (
     ":material/visibility: The settle time, the sound and a new referee game are the director's or this "
@@ -111,6 +116,15 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def stored_sides(state: dict[str, Any], players: int) -> SeatSides:
+    """The seats' sides of the camera kept with a stored referee game (`SEAT_SIDES`); none where it has none
+    (a game stored before they were kept) or they cannot be read: then they are learned again."""
+    try:
+        return SeatSides.from_json(state.get(SEAT_SIDES), players)
+    except SeatSidesError:
+        return SeatSides(players)
+
+
 class RefereeStream:
     """The referee behind the camera: frames in (`on_frame`, from the video thread), calls out (`drain`).
 
@@ -124,6 +138,7 @@ class RefereeStream:
         referee_id: its stored referee game.
         settle_s: how long the table must stay still to end a turn.
         clock: seconds (monotonic); frames are timed by it as they arrive.
+        seat_sides: each seat's side of the camera, given or learned so far (a resumed game's); None: learned.
     """
 
     def __init__(
@@ -133,10 +148,11 @@ class RefereeStream:
         referee_id: int,
         settle_s: float = DEFAULT_SETTLE_S,
         clock: Callable[[], float] = time.monotonic,
+        seat_sides: SeatSides | None = None,
     ) -> None:
         self.reader = reader
         self.referee_id = referee_id
-        self.watcher = GameWatcher(reader, referee, settle_s=settle_s)
+        self.watcher = GameWatcher(reader, referee, settle_s=settle_s, seat_sides=seat_sides)
         self.clock = clock
         self._lock = threading.RLock()
         self._outgoing: queue.Queue[Outgoing] = queue.Queue()
@@ -152,6 +168,11 @@ class RefereeStream:
     @property
     def referee(self) -> Referee:
         return self.watcher.referee
+
+    def state(self) -> dict[str, Any]:
+        """What is stored after each change: the referee's state, with the seats' sides given or learned."""
+        with self._lock:
+            return {**self.referee.to_json(), SEAT_SIDES: self.watcher.seats.to_json()}
 
     @property
     def fps(self) -> float:
@@ -213,9 +234,7 @@ class RefereeStream:
                 return None
             self.moving = event.moving
             if event.call is not None:
-                self._outgoing.put(
-                    Outgoing(self.referee_id, event.call, self.referee.to_json(), snapshot_jpeg(frame))
-                )
+                self._outgoing.put(Outgoing(self.referee_id, event.call, self.state(), snapshot_jpeg(frame)))
             return event
 
     # -- taps ------------------------------------------------------------------------------------------------
@@ -228,7 +247,7 @@ class RefereeStream:
         """
         with self._lock:
             call = self.referee.drew(self.clock())
-            self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json()))
+            self._outgoing.put(Outgoing(self.referee_id, call, self.state()))
             return call
 
     def override(self, legal: bool) -> Call:
@@ -241,7 +260,7 @@ class RefereeStream:
             before = self.referee.history[-1] if self.referee.history else None
             call = self.referee.override(legal)
             if call is not before:
-                self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json(), correction=True))
+                self._outgoing.put(Outgoing(self.referee_id, call, self.state(), correction=True))
             return call
 
     def reassign(self, seat: int) -> Call:
@@ -252,8 +271,20 @@ class RefereeStream:
         """
         with self._lock:
             call = self.referee.reassign(seat)
-            self._outgoing.put(Outgoing(self.referee_id, call, self.referee.to_json(), correction=True))
+            self._outgoing.put(Outgoing(self.referee_id, call, self.state(), correction=True))
             return call
+
+    def set_sides(self, given: dict[int, str]) -> SeatSides:
+        """A person's sides of the camera for the seats (the others learned, those learned so far kept where
+        no given side contradicts them); returns the sides now known.
+
+        Raises:
+            SeatSidesError: no such seat or side, or a side given twice.
+        """
+        with self._lock:
+            seats = SeatSides(self.referee.players, given, self.watcher.seats.learned)
+            self.watcher.seats = seats
+            return seats
 
     def drain(self) -> list[Outgoing]:
         """The changes made since the last drain, oldest first."""
@@ -267,7 +298,8 @@ class RefereeStream:
     def sync(self, stored: RefereeGame, rules: Rules) -> bool:
         """Follow the stored referee game (another tab's taps, a new referee game, a refused write): the
         referee is taken from the database when its calls differ and nothing is waiting to be stored (the
-        first settled table, the start, is no call: it is not stored). Returns whether it was replaced.
+        first settled table, the start, is no call: it is not stored); the seats' sides are the stored ones.
+        Returns whether the referee was replaced.
 
         Raises:
             RefereeError: the stored state cannot be read.
@@ -278,9 +310,13 @@ class RefereeStream:
             self.watcher.settle_s = stored.settle_s
             calls = _plain(self.referee.to_json()["history"])
             if stored.id == self.referee_id and calls == _plain(stored.state.get("history", [])):
+                sides = stored_sides(stored.state, self.referee.players)
+                if sides != self.watcher.seats:
+                    self.watcher.seats = sides
                 return False
             referee = Referee.from_json(stored.state, rules)
-            self.watcher = GameWatcher(self.reader, referee, settle_s=stored.settle_s)
+            sides = stored_sides(stored.state, referee.players)
+            self.watcher = GameWatcher(self.reader, referee, settle_s=stored.settle_s, seat_sides=sides)
             self.referee_id = stored.id
             self.moving = True
             return True
@@ -372,7 +408,9 @@ def stream_for(stored: RefereeGame, rules: Rules) -> RefereeStream:
         except Exception as error:  # the camera cannot read tiles; taps and the history still work
             st.session_state.referee_reader_error = f"{type(error).__name__}: {error}"
             reader = None
-        stream = RefereeStream(reader, Referee.from_json(stored.state, rules), stored.id, stored.settle_s)
+        referee = Referee.from_json(stored.state, rules)
+        sides = stored_sides(stored.state, referee.players)
+        stream = RefereeStream(reader, referee, stored.id, stored.settle_s, seat_sides=sides)
         st.session_state[STREAM_KEY] = stream
     else:
         stream.sync(stored, rules)
@@ -401,6 +439,7 @@ def show(db: Storage, game: Game, rules: Rules) -> None:
     with camera_column:
         if writer:
             camera_ui(stream)
+            sides_ui(db, game, stored, rules)
         else:
             st.info(ONLY_LOOKS_ON)
     with verdict_column:
@@ -504,6 +543,72 @@ def camera_help_ui() -> None:
     )
 
 
+def side_key(seat: int) -> str:
+    return f"referee_side_{seat}"
+
+
+def sides_ui(db: Storage, game: Game, stored: RefereeGame, rules: Rules) -> None:
+    """For each seat the side of the picture its hand comes in from, or "learn it" (from its first turns);
+    set with a button, kept with the referee game."""
+    seats = stored_sides(stored.state, stored.players)
+    synced = (stored.id, tuple(sorted(seats.given.items())))
+    if st.session_state.get("referee_sides_synced") != synced:
+        for seat in range(1, stored.players + 1):
+            st.session_state[side_key(seat)] = seats.given.get(seat, LEARN_SIDE)
+        st.session_state.referee_sides_synced = synced
+    names = seat_names(game, stored.players)
+    with st.expander("Each seat's side of the camera", icon=":material/open_with:"):
+        st.caption(
+            "The side of the picture each seat's hand comes in from: a turn then goes to the seat whose hand "
+            "made it. A side left to learn is learned from that seat's first turn."
+        )
+        columns = st.columns(min(stored.players, len(SIDES)))
+        for seat in range(1, stored.players + 1):
+            columns[(seat - 1) % len(columns)].selectbox(names[seat], SIDE_CHOICES, key=side_key(seat))
+        st.button(
+            "Use these sides", key="referee_sides_set", icon=":material/check:", on_click=on_sides,
+            args=(db, game.id, rules),
+        )  # fmt: skip
+        if st.session_state.get("referee_sides_error"):
+            st.error(st.session_state.referee_sides_error)
+
+
+def on_sides(db: Storage, game_id: int, rules: Rules) -> None:
+    """The sides chosen, checked (each side once), given to the watcher and stored with the referee game."""
+    st.session_state.referee_sides_error = None
+    stream = st.session_state.get(STREAM_KEY)
+    if not isinstance(stream, RefereeStream):
+        return
+    referees = referee_store(db)
+    try:
+        refused = flush(referees, stream)
+        stored = referees.current(game_id)
+        if stored is None:
+            raise StorageError("this game has no referee game")
+        stream.sync(stored, rules)
+        players = stream.referee.players
+        chosen = [st.session_state.get(side_key(seat), LEARN_SIDE) for seat in range(1, players + 1)]
+        given = given_sides({seat: None if side == LEARN_SIDE else side
+                             for seat, side in enumerate(chosen, start=1)}, players)  # fmt: skip
+        seats = stream.set_sides(given)
+        refused = flush(referees, stream) or refused  # calls made before the change, with the sides before it
+        referees.set_seat_sides(stream.referee_id, seats.to_json())
+        if refused:
+            st.session_state.referee_error = refused
+    except (RefereeError, SeatSidesError, StorageError) as error:
+        # A refused write: the next poll takes the stored sides back (`RefereeStream.sync`).
+        st.session_state.referee_sides_error = f"The sides were not changed: {error}"
+
+
+def sides_caption(stored: RefereeGame, names: dict[int, str]) -> None:
+    """The seats' sides known: given, learned, or still to learn."""
+    seats = stored_sides(stored.state, stored.players)
+    line = f":material/open_with: Sides of the camera: {seats.describe(names)}"
+    if len(seats.sides) < stored.players:
+        line += " · until every seat has a side, turns go by the order of play"
+    st.caption(line)
+
+
 def on_tap(db: Storage, game_id: int, rules: Rules, tap: Callable[[RefereeStream], Call]) -> None:
     """A tap on the referee: taken on the stored game as it is now, then stored at once."""
     st.session_state.referee_error = None
@@ -576,6 +681,7 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
         else:
             verdict_box(last, names)
     sound_ui(stored, last, names, rules)
+    sides_caption(stored, names)
     if not writer:
         st.caption(VIEWER_TAPS)
         if st.session_state.referee_error:
@@ -916,9 +1022,12 @@ def on_new_game(db: Storage, game: Game, rules: Rules) -> None:
         if isinstance(stream, RefereeStream):
             flush(referees, stream)
         referee = Referee(rules, int(st.session_state.referee_players), int(st.session_state.referee_first))
+        # The sides a person gave are kept for the seats the new game has (the players sit where they sat).
+        given = stream.watcher.seats.given if isinstance(stream, RefereeStream) else {}
+        sides = SeatSides(referee.players, {seat: s for seat, s in given.items() if seat <= referee.players})
         referees.start(
-            game.id, referee.to_json(), float(st.session_state.referee_settle),
-            bool(st.session_state.referee_sound_on),
+            game.id, {**referee.to_json(), SEAT_SIDES: sides.to_json()},
+            float(st.session_state.referee_settle), bool(st.session_state.referee_sound_on),
         )  # fmt: skip
         stored = referees.current(game.id)
         if isinstance(stream, RefereeStream) and stored is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from assistant.referee import Call, Referee, SeenTile
 from assistant.tiles import Tile, class_id, tile_from_class_id
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou, share_inside
 from vision.layout import rebuild
-from vision.motion import Look, MotionWatch
+from vision.motion import SIDES, Look, MotionWatch
 from vision.placed import Layout, direction_vectors
 from vision.tracking import TileVote
 
@@ -331,16 +331,68 @@ UNSEEN_CHANGE_TILES = 0.5
 changed though nothing was seen moving; the table is read again."""
 
 
+class SeatSidesError(ValueError):
+    """Sides of the frame that cannot be the seats' (the message names the seat or the side)."""
+
+
+def given_sides(chosen: Mapping[int, str | None], players: int) -> dict[int, str]:
+    """The sides a person chose for the seats, the seats left to learn (None) left out.
+
+    Raises:
+        SeatSidesError: no such seat, no such side, or a side chosen for two seats.
+    """
+    sides: dict[int, str] = {}
+    for seat, side in sorted(chosen.items()):
+        if side is None:
+            continue
+        if not 1 <= seat <= players:
+            raise SeatSidesError(f"there is no seat {seat}: this game has seats 1 to {players}")
+        if side not in SIDES:
+            raise SeatSidesError(f"{side!r} is no side of the picture (bottom, left, top or right)")
+        twice = [other for other, own in sides.items() if own == side]
+        if twice:
+            raise SeatSidesError(
+                f"seat {twice[0]} and seat {seat} are both given the {side} side: each seat's hand comes in "
+                "over its own side"
+            )
+        sides[seat] = side
+    return sides
+
+
 class SeatSides:
     """Which side of the frame each seat's hand comes in from: learned from the turns judged (the seat the
     referee expected and the side its hand crossed) or given, and asked for the seat of a side. A side
     names a seat only once every seat has a side of its own: players sitting along one edge, or a first
-    round the camera followed badly, leave the seats to the order of play."""
+    round the camera followed badly, leave the seats to the order of play.
 
-    def __init__(self, players: int, given: dict[int, str] | None = None) -> None:
+    Args:
+        players: the seats, 1 to `players`.
+        given: sides a person gave (`rummi watch --sides`, the Referee screen): `fixed`, never learned over.
+        learned: sides learned before (a resumed game); one that a given side contradicts is dropped. The
+            seats with no side are learned from their first turns.
+
+    Raises:
+        SeatSidesError: a given side for no such seat, no such side, or one side given twice.
+    """
+
+    def __init__(
+        self, players: int, given: Mapping[int, str] | None = None, learned: Mapping[int, str] | None = None
+    ) -> None:
         self.players = players
-        self.sides: dict[int, str] = dict(given or {})
-        self.fixed = bool(given)
+        self.sides: dict[int, str] = given_sides(given or {}, players)
+        self.fixed = frozenset(self.sides)
+        """The seats whose side a person gave."""
+        for seat, side in sorted((learned or {}).items()):
+            self.learn(seat, side)
+
+    @property
+    def learned(self) -> dict[int, str]:
+        """The sides learned from the turns (not given)."""
+        return {seat: side for seat, side in self.sides.items() if seat not in self.fixed}
+
+    @property
+    def given(self) -> dict[int, str]:
+        return {seat: side for seat, side in self.sides.items() if seat in self.fixed}
 
     def seat_of(self, side: str | None) -> int | None:
         if side is None or len(set(self.sides.values())) < self.players:
@@ -349,10 +401,58 @@ class SeatSides:
         return seats[0] if len(seats) == 1 else None
 
     def learn(self, seat: int, side: str | None) -> None:
-        if self.fixed or side is None or seat in self.sides:
+        """`seat`'s hand came in over `side`: its side, unless it has one or another seat has that side."""
+        if side not in SIDES or seat in self.sides or not 1 <= seat <= self.players:
             return
         if side not in self.sides.values():
             self.sides[seat] = side
+
+    def describe(self, names: Mapping[int, str] | None = None) -> str:
+        """`Seat 1: bottom (set) · Seat 2: top (learned) · Seat 3: learning`."""
+        parts = []
+        for seat in range(1, self.players + 1):
+            name = (names or {}).get(seat, f"Seat {seat}")
+            side = self.sides.get(seat)
+            if side is None:
+                parts.append(f"{name}: learning")
+            else:
+                parts.append(f"{name}: {side} ({'set' if seat in self.fixed else 'learned'})")
+        return " · ".join(parts)
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        """The sides given and learned, by seat (`SeatSides.from_json`)."""
+        return {
+            "given": {str(seat): side for seat, side in sorted(self.given.items())},
+            "learned": {str(seat): side for seat, side in sorted(self.learned.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None, players: int) -> SeatSides:
+        """The sides `to_json` wrote, for `players` seats; None (a game stored before sides were kept): every
+        side learned anew.
+
+        Raises:
+            SeatSidesError: not what `to_json` writes, or sides that cannot be the seats'.
+        """
+        if data is None:
+            return cls(players)
+        try:
+            given = {int(seat): str(side) for seat, side in dict(data.get("given") or {}).items()}
+            learned = {int(seat): str(side) for seat, side in dict(data.get("learned") or {}).items()}
+        except (AttributeError, TypeError, ValueError) as error:
+            raise SeatSidesError(f"the seats' sides cannot be read: {error}") from error
+        unknown = [side for side in learned.values() if side not in SIDES]
+        if unknown:
+            raise SeatSidesError(f"{unknown[0]!r} is no side of the picture (bottom, left, top or right)")
+        return cls(players, given, learned)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatSides):
+            return NotImplemented
+        return self.players == other.players and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"SeatSides({self.players}, given={self.given!r}, learned={self.learned!r})"
 
 
 class GameWatcher:
@@ -363,12 +463,14 @@ class GameWatcher:
         referee: the game's referee (seats, rules).
         settle_s: how long the table must stay still, with no hand in view, to end a turn.
         reads_per_settle: frames read, spread over the still time, and voted on.
-        seat_sides: each seat's side of the frame ("bottom", "left", "top", "right"), where known; else
-            learned from the first turns.
+        seat_sides: each seat's side of the frame ("bottom", "left", "top", "right"), where known (a
+            person's), or a `SeatSides` (a resumed game's); the seats with no side are learned from their
+            first turns.
     """
 
     def __init__(self, reader: Any, referee: Referee, settle_s: float = 1.5, reads_per_settle: int = 3,
-                 motion: MotionWatch | None = None, seat_sides: dict[int, str] | None = None) -> None:
+                 motion: MotionWatch | None = None,
+                 seat_sides: Mapping[int, str] | SeatSides | None = None) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"the settle time must be more than 0 seconds, not {settle_s}")
         self.reader = reader
@@ -377,7 +479,8 @@ class GameWatcher:
         self.reads_per_settle = max(1, reads_per_settle)
         self.motion = motion or MotionWatch()
         self.memory = TileMemory()
-        self.seats = SeatSides(referee.players, seat_sides)
+        self.seats = (seat_sides if isinstance(seat_sides, SeatSides)
+                      else SeatSides(referee.players, seat_sides))
         self._still_since: float | None = None
         self._reads = 0
         self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)

@@ -1,9 +1,10 @@
 """Referee games (issue 29): a game the camera follows, kept with the game so a restarted app resumes it.
 
 A referee game holds its settings (seats, first seat, settle time, sound) and the referee's whole state
-(`assistant.referee.Referee.to_json`); each judged turn is a row with its call (`Call.to_json`) and a small
-JPEG of the settled table it was made on (none for a draw, which the camera cannot see). "New referee game"
-starts another referee game for the same game; the earlier ones and their turns are kept.
+(`assistant.referee.Referee.to_json`, with each seat's side of the camera under `SEAT_SIDES`); each judged
+turn is a row with its call (`Call.to_json`) and a small JPEG of the settled table it was made on (none for a
+draw, which the camera cannot see). "New referee game" starts another referee game for the same game; the
+earlier ones and their turns are kept.
 
 Each change is one transaction that checks it continues what is stored: a call for a turn another tab
 recorded first, or for a referee game replaced since, is refused and nothing stored is changed.
@@ -32,6 +33,11 @@ from assistant.game_record import GameRecord, RecordError, RecordHeader, iso_tim
 from assistant.referee import Call
 from assistant.rules import find_preset
 from assistant.storage.database import Database, StorageError
+
+SEAT_SIDES = "seat_sides"
+"""The key of the referee's stored state that holds each seat's side of the camera (issue 36,
+`vision.watch.SeatSides.to_json`): given by a person or learned in the first round, so a resumed game knows
+them. A state stored before has none: the sides are learned again."""
 
 MAX_SETTLE_S = 30.0
 """The longest settle time taken: beyond it a turn would hardly ever end."""
@@ -302,6 +308,34 @@ class RefereeStore:
             ).rowcount
             if updated != 1:
                 raise StorageError(f"no referee game with id {referee_id}")
+
+        self.db.run(write)
+
+    def set_seat_sides(self, referee_id: int, sides: Mapping[str, Any]) -> None:
+        """Keep each seat's side of the camera (`vision.watch.SeatSides.to_json`) in the referee's stored
+        state (under `SEAT_SIDES`), its calls untouched.
+
+        Raises:
+            StorageError: sides that are not plain JSON, no such referee game, or the write failed.
+        """
+        try:
+            sides_value = json.loads(json.dumps(dict(sides)))
+        except (TypeError, ValueError) as error:
+            raise StorageError(f"the seats' sides cannot be stored: {error}") from error
+
+        def write(conn: Connection) -> None:
+            row = conn.execute(
+                text("SELECT game_id, state FROM referee_games WHERE id = :id"), {"id": referee_id}
+            ).first()
+            if row is None:
+                raise StorageError(f"no referee game with id {referee_id}")
+            self._check(int(row.game_id), "change the referee's settings")
+            try:
+                state = json.loads(row.state)
+                state[SEAT_SIDES] = sides_value
+            except (TypeError, ValueError) as error:
+                raise StorageError(f"referee game {referee_id} cannot be read: {error}") from error
+            _store_state(conn, referee_id, json.dumps(state, separators=(",", ":")))
 
         self.db.run(write)
 
