@@ -443,3 +443,61 @@ def test_no_mirrored_look_without_tiles_cut_by_the_frame(detector: TileDetector,
     one_cut[3] += [50, 0, 50, 0]
     _, looked = _edge_scene(detector, monkeypatch, [[40, 170, 230, 310]], [0.9], one_cut)
     assert len(looked) == 1
+
+
+def any_size_detector(path: Path, box_cxcywh: tuple[float, float, float, float],
+                      metadata: dict[str, str] | None = None) -> Path:
+    """A detector of any input size (as ultralytics exports with dynamic=True) that finds one tile, always
+    at `box_cxcywh` in input pixels, scoring 0.9."""
+    from onnx import TensorProto, helper
+
+    constant = np.array([[[*box_cxcywh, 0.9, 0.0]]], np.float32).transpose(0, 2, 1)  # (1, 6, 1)
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["mean"], keepdims=0),
+        helper.make_node("Mul", ["mean", "zero"], ["nothing"]),
+        helper.make_node("Add", ["box", "nothing"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "any_size",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, "height", "width"])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 6, 1])],
+        [helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0]),
+         helper.make_tensor("box", TensorProto.FLOAT, [1, 6, 1], constant.ravel().tolist())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    meta = {"names": "{0: 'tile', 1: 'rack'}", "imgsz": "[320, 320]", "stride": "32"} if metadata is None \
+        else metadata
+    for key, value in meta.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = key, value
+    path.write_bytes(model.SerializeToString())
+    return path
+
+
+def test_letterbox_to_whole_strides_pads_a_photo_to_its_own_shape() -> None:
+    boxed, geometry = letterbox(np.zeros((750, 1000, 3), np.uint8), 480, stride=32)
+    assert boxed.shape == (384, 480, 3)  # 480 x 360, padded to whole strides
+    assert geometry.scale == pytest.approx(0.48) and geometry.pad_y == 12
+    frame_box = np.array([[100.0, 200.0, 300.0, 500.0]])
+    model_box = frame_box * geometry.scale + [geometry.pad_x, geometry.pad_y] * 2
+    assert geometry.to_frame(model_box) == pytest.approx(frame_box)
+    assert letterbox(np.zeros((720, 1280, 3), np.uint8), 320, stride=32)[0].shape == (192, 320, 3)
+
+
+def test_a_detector_of_any_input_size_reads_each_frame_at_its_own_shape(tmp_path: Path) -> None:
+    # The model's tile lies at the middle of a 320 x 256 input: the middle of a 1000 x 750 frame.
+    model = any_size_detector(tmp_path / "any.onnx", (160.0, 128.0, 20.0, 30.0))
+    detector = TileDetector(model, extra_looks=False)
+    assert (detector.input_size, detector.stride) == (320, 32)
+    frame = np.full((750, 1000, 3), 128, np.uint8)
+    assert detector.preprocess(frame)[0].shape == (1, 3, 256, 320)
+    found = detector.detect(frame)
+    assert len(found) == 1
+    centre = (found.xyxy[0, :2] + found.xyxy[0, 2:]) / 2
+    assert centre == pytest.approx([500.0, 375.0], abs=0.5)
+
+
+def test_a_detector_of_any_input_size_without_its_size_is_refused(tmp_path: Path) -> None:
+    path = any_size_detector(tmp_path / "any.onnx", (160.0, 128.0, 20.0, 30.0), {"names": "{0: 'tile'}"})
+    with pytest.raises(ModelLoadError, match="needs 'imgsz' in its metadata"):
+        TileDetector(path)
