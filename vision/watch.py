@@ -222,6 +222,13 @@ class TileMemory:
             scores = self._tiles[row].scores
             scores[class_id(tile)] = max(scores.values(), default=0.0) + 1.0
 
+    def rescale(self, x: float, y: float) -> None:
+        """The remembered tiles' boxes for frames `x` times as wide and `y` times as tall (their looks and
+        inks do not depend on the size)."""
+        factor = np.array([x, y, x, y], np.float32)
+        for tile in self._tiles:
+            tile.box = np.asarray(tile.box, np.float32) * factor
+
     def forget(self) -> None:
         self._tiles = []
         self.read_again = {}
@@ -482,6 +489,7 @@ class GameWatcher:
         self.seats = (seat_sides if isinstance(seat_sides, SeatSides)
                       else SeatSides(referee.players, seat_sides))
         self._still_since: float | None = None
+        self._frame_size: tuple[int, int] | None = None
         self._reads = 0
         self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
         self._settled = False
@@ -495,6 +503,16 @@ class GameWatcher:
 
     def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
         """One frame (BGR) at `time_s` seconds of the video."""
+        size = (frame.shape[1], frame.shape[0])
+        if self._frame_size is not None and size != self._frame_size:
+            # A camera's stream changes its picture size as the network allows (WebRTC in Chromium: 500x375,
+            # then 750x561, then 1000x750 in one game): the tiles lying still keep their identity, their
+            # boxes scaled, and the table is read again at the new size (bench_referee_live: an invented
+            # call of every tile on the table where the memory lost them all).
+            self.memory.rescale(size[0] / self._frame_size[0], size[1] / self._frame_size[1])
+            if self._still_since is not None:
+                self._unsettle(time_s)
+        self._frame_size = size
         look = self.motion.look(frame, time_s)
         if look.hand_in_view:
             self._sides.update(look.sides)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -467,3 +468,46 @@ def test_an_arm_from_the_top_working_at_the_far_left_comes_from_the_top() -> Non
     look = motion.look(arm, 0.8)
     assert look.hand_in_view
     assert look.sides.most_common(1)[0][0] == "top"
+
+
+class ScaledReader(ScriptedReader):
+    """Reads the test's table in the pixels of the frame it is given (drawn at 640 x 480, then resized)."""
+
+    def read(self, frame: np.ndarray) -> Detections:
+        self.reads += 1
+        scale = frame.shape[1] / W
+        now = self.now
+        return dataclasses.replace(now, xyxy=np.asarray(now.xyxy, np.float32) * scale)
+
+
+def test_a_stream_that_changes_its_picture_size_keeps_the_tiles_it_saw() -> None:
+    """bench_referee_live: Chromium's WebRTC stream came at 500x375, then 750x561, then 1000x750; the watcher
+    lost every tile it remembered when the size changed."""
+    reader = ScaledReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    # Once the picture is larger the blue 8 lying there is read red 8, surely: its readings added up over
+    # the settled tables it lay in keep it blue.
+    misread = {"r8": ("b8", 0.98)}
+    steps = [
+        (["k8 b8 o8"], detections_of(["k8 b8 o8"]), 1.0, False),
+        (["k8 b8 o8", "r9 r10 r11"], detections_of(["k8 b8 o8", "r9 r10 r11"]), 1.0, True),
+        (["k8 b8 o8", "r9 r10 r11"], detections_of(["k8 r8 o8", "r9 r10 r11"], misread), 1.5, False),
+        (["k8 b8 o8", "r9 r10 r11 | o4 o5 o6"],
+         detections_of(["k8 r8 o8", "r9 r10 r11 | o4 o5 o6"], misread), 1.5, True),
+    ]
+    calls, t, index = [], 0.0, 0
+    for rows, read, scale, hand_first in steps:
+        reader.now = read
+        for hand, frames in ((True, 10 if hand_first else 0), (False, 40)):
+            for _ in range(frames):
+                frame = table_frame(rows)
+                frame = with_hand(frame) if hand else frame
+                frame = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
+                event = watcher.update(frame, t, index)
+                if event.call is not None:
+                    calls.append(event.call)
+                t, index = t + 0.2, index + 1
+    assert [(c.seat, c.legal, [str(x) for x in c.added], c.removed) for c in calls] == [
+        (1, True, ["r9", "r10", "r11"], ()),
+        (2, True, ["o4", "o5", "o6"], ()),
+    ]
