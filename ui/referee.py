@@ -12,7 +12,7 @@ kept with the referee game (`assistant.storage.referee.SEAT_SIDES`) and shown.
 
 Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
 each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
-table. Calls cross to the script through a queue that a fragment polls (`POLL_S`) and stores (`flush`).
+table. Calls cross to the script through a queue that a fragment polls (`VERDICT_POLL_S`) and stores (`flush`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,10 @@ from vision.tracking import FrameRate, draw_rate
 from vision.watch import GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
 
 POLL_S = 1.0
-"""How often the screen takes the calls the stream made and shows them."""
+"""How often the turn history is drawn again."""
+VERDICT_POLL_S = 0.25
+"""How often the screen takes the calls the stream made, stores and shows them: a verdict should show within
+a second of the table settling (bench_referee_live: polled every second, it showed 1.2-5.8 s after)."""
 SNAPSHOT_WIDTH = 320
 HISTORY_WITH_SNAPSHOTS = 12
 """The newest turns shown with their snapshot; older ones are listed as lines."""
@@ -644,7 +647,7 @@ def on_reassign(db: Storage, game_id: int, rules: Rules) -> None:
         on_tap(db, game_id, rules, lambda stream: stream.reassign(seat))
 
 
-@st.fragment(run_every=POLL_S)
+@st.fragment(run_every=VERDICT_POLL_S)
 def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> None:
     """Whose turn it is and the last verdict, large; the taps. Polls the stream and stores its calls."""
     stream = st.session_state.get(STREAM_KEY)
