@@ -12,7 +12,8 @@ kept with the referee game (`assistant.storage.referee.SEAT_SIDES`) and shown.
 
 Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
 each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
-table. Calls cross to the script through a queue that a fragment polls (`VERDICT_POLL_S`) and stores (`flush`).
+table. Calls cross to the script through a queue that a fragment polls (`VERDICT_POLL_S`) and stores
+(`flush`).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from vision.motion import SIDES
 from vision.tracking import FrameRate, draw_rate
 from vision.watch import GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
 
+CAMERA_LAG_MAX_S = 10.0
+"""Frames timed by their stream may come this far behind it; further, the stream is timed anew."""
 POLL_S = 1.0
 """How often the turn history is drawn again."""
 VERDICT_POLL_S = 0.25
@@ -167,6 +170,9 @@ class RefereeStream:
         self.moving = True
         self.last_error: str | None = None
         self.last_frame_at: float | None = None
+        self._camera_origin: tuple[float, float, float] | None = None
+        """(this clock, the stream's time) at the first frame timed by its stream; the last stream time."""
+        self._last_time = -math.inf
 
     @property
     def referee(self) -> Referee:
@@ -184,12 +190,13 @@ class RefereeStream:
 
     # -- the video thread ----------------------------------------------------------------------------------
 
-    def on_frame(self, image: np.ndarray) -> np.ndarray:
-        """One camera frame (BGR): handed to the watcher's thread; returns the frame to show (RGB)."""
+    def on_frame(self, image: np.ndarray, captured_s: float | None = None) -> np.ndarray:
+        """One camera frame (BGR): handed to the watcher's thread; returns the frame to show (RGB).
+        `captured_s`: the frame's own time in its stream (WebRTC's timestamp), where it has one."""
         now = self.clock()
         with self._wake:
             self._frames += 1
-            self._latest = (image, now, self._frames)
+            self._latest = (image, self._camera_time(now, captured_s), self._frames)
             self.last_frame_at = now
             self._rate.tick(now)
             if self._worker is None:
@@ -197,6 +204,25 @@ class RefereeStream:
                 self._worker.start()
             self._wake.notify()
         return self.overlay(image)
+
+    def _camera_time(self, now: float, captured_s: float | None) -> float:
+        """The frame's time for the watcher: the camera's own, on this clock. Frames held up on the way come
+        in bursts (bench_referee_live: up to 3 s behind, then several at once), and timed as they arrive a
+        still table would settle too soon and two turns could be judged as one. A stream with no timestamps,
+        or one that jumps (a restarted camera), is timed as the frames arrive."""
+        timed = now
+        origin = self._camera_origin
+        if captured_s is None or not math.isfinite(captured_s):
+            self._camera_origin = None
+        elif origin is not None and captured_s >= origin[2] and (
+            now - CAMERA_LAG_MAX_S <= origin[0] + (captured_s - origin[1]) <= now + 0.1
+        ):
+            timed = origin[0] + (captured_s - origin[1])
+            self._camera_origin = (origin[0], origin[1], captured_s)
+        else:
+            self._camera_origin = (now, captured_s, captured_s)
+        self._last_time = max(self._last_time, timed)  # never back in time: the watcher counts still seconds
+        return self._last_time
 
     def overlay(self, image: np.ndarray) -> np.ndarray:
         """The frame (RGB) with the last settled table's sets boxed by verdict while the table is still, and
@@ -467,7 +493,8 @@ def camera_ui(stream: RefereeStream) -> None:
     from streamlit_webrtc import webrtc_streamer
 
     def on_frame(frame: Any) -> Any:  # runs in the stream's thread, not in the script
-        return av.VideoFrame.from_ndarray(stream.on_frame(frame.to_ndarray(format="bgr24")), format="rgb24")
+        shown = stream.on_frame(frame.to_ndarray(format="bgr24"), frame.time)
+        return av.VideoFrame.from_ndarray(shown, format="rgb24")
 
     try:
         streamer = webrtc_streamer(

@@ -520,3 +520,18 @@ def test_that_was_this_seat_gives_the_last_turn_to_another_seat_and_play_goes_on
     assert "# Player 1" in shown  # the seat after seat 2 plays next
     call = RefereeStore(Storage(_db(at)).db).current(1).turns[-1].call  # type: ignore[union-attr]
     assert (call.turn, call.seat) == (1, 2) and "as a person said" in call.reasons[-1]
+
+
+def test_frames_held_up_on_the_way_are_timed_by_the_camera_not_as_they_come() -> None:
+    """bench_referee_live: frames came up to 3 s behind the camera, then several at once; timed as they came,
+    a still table settled too soon and two turns were judged as one."""
+    stream = RefereeStream(FakeReader(scene_detections(VALID_TABLE)), Referee(players=2), referee_id=1)
+    came = [10.0, 10.1, 13.0, 13.01, 13.02, 13.03, 13.5]
+    captured = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 3.3]
+    timed = [round(stream._camera_time(now, at), 2) for now, at in zip(came, captured, strict=True)]
+    assert timed == [10.0, 10.1, 10.2, 10.3, 10.4, 10.5, 13.3]
+    # A stream time from before, or far behind: timed anew as it comes, never back in time.
+    assert stream._camera_time(14.0, 0.0) == 14.0
+    assert stream._camera_time(30.0, 0.5) == 30.0
+    # No timestamps: as they come.
+    assert stream._camera_time(31.0, None) == 31.0
