@@ -94,7 +94,7 @@ if not getattr(referee_ui, "_bench_counted", False):
         part.replace(stats_path)  # whole, never half written, when the bench reads it
         state["written"] = now
 
-    def counted_on_frame(self, image):
+    def counted_on_frame(self, image, *given):  # the frame, and its stream's time where the app passes it
         now = time.monotonic()
         with lock:
             state["shown"].append(now)
@@ -109,7 +109,7 @@ if not getattr(referee_ui, "_bench_counted", False):
                 thumbs.flush()
             if now - state["written"] >= 1.0:
                 save(now)
-        return on_frame(self, image)
+        return on_frame(self, image, *given)
 
     def counted_process(self, frame, time_s, index=0):
         started = time.monotonic()
