@@ -141,10 +141,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settle", type=float, default=1.5)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--detector", type=Path, help="another detector (.onnx) with the shipped classifiers")
     args = parser.parse_args(argv)
-    from vision.reader import load_reader
+    from vision.reader import TileReader, load_classifier, load_reader
 
-    score = evaluate(args.folder, load_reader(), args.settle, find_preset(args.rules))
+    if args.detector is not None:
+        from vision.detector import TileDetector
+
+        reader = TileReader(detector=TileDetector(args.detector), classifier=load_classifier())
+    else:
+        reader = load_reader()
+    score = evaluate(args.folder, reader, args.settle, find_preset(args.rules))
     figures = score.to_json()
     if args.json:
         print(json.dumps(figures))
