@@ -18,7 +18,6 @@ import numpy as np
 from vision.detections import (
     Detections,
     box_iou,
-    cut_by_frame,
     inside_quads,
     rack_shares,
     share_inside,
@@ -40,12 +39,6 @@ RACK_PART_OVERLAP = 0.2
 """Two rack boxes are parts of one rack when their overlap is this share of the smaller one ..."""
 RACK_PART_BAND = 0.5
 """... and they share this much of the smaller one's height (of its width for racks standing upright)."""
-CLOSE_UP_BELOW = 6
-"""A frame with fewer tiles than this gets a second look shrunk (`CLOSE_UP_SCALE`): tiles that fill a
-close-up photo are far larger than any the detector sees at its input size on a table."""
-CLOSE_UP_SCALE = 0.33
-CLOSE_UP_MIN_SIDE = 0.2
-"""From the second look only tiles whose shorter side is at least this share of the frame's are kept."""
 DEFAULT_RACK_TILE_CONFIDENCE = 0.2
 """Detector score a tile standing on a found rack needs (the rack is evidence too: tiles on a rack seen at an
 angle score low). Chosen on tuning renders (seed 8100) by rack tiles in racks against false tiles."""
@@ -64,20 +57,6 @@ detector's input. Tiles standing packed on a rack seen at an angle are small and
 the detector finds many of them only so. Chosen on tuning renders (seed 8100, 30 scenes a kind): margins
 0, 0.05, 0.1, 0.2 put 91.9, 92.1, 91.8, 91.5 % of rack tiles in racks (no look: 89.8 %), with 0, 1, 0, 0
 false tiles; cutting long racks into windows nearer square added nothing."""
-EDGE_RACK_LOOK_PAD = 0.25
-"""A frame in which the first look finds no rack, but at least `EDGE_RACK_LOOK_MIN_CUT` of its (at least
-`EDGE_RACK_LOOK_MIN_TILES`) tiles are cut by the frame's edge, is looked at again mirrored out by this share
-of its size on every side (`TileDetector.edge_rack_look`): a rack running out of the frame shows no ends,
-and the detector, trained on whole racks, scores it low (0.32 and 0.02 in two tuning scenes from above);
-the mirror gives it ends. Its racks (scoring `rack_confidence`, clipped to the frame, at least
-`EDGE_RACK_MIN_SHARE` of it) are then kept as the first look's would be. Tuning renders (seed 8100): rack
-tiles in racks from above 89.4 -> 95.0 %, the same with a pad of 0.15 or 0.35, nothing at a rack score of
-0.5, and with one cut tile enough more table tiles on racks (game tables 3.0 -> 5.9 %); real-dev: no photo
-looked at again. Hold-out, measured once: rack tiles in racks 89.9 -> 92.5 %, table tiles on racks 2.5 ->
-2.9 % (docs/experiments/lab-notes.md, seventh session)."""
-EDGE_RACK_LOOK_MIN_CUT = 2
-EDGE_RACK_LOOK_MIN_TILES = 4
-EDGE_RACK_MIN_SHARE = 0.02
 SLOPED_RACK_MIN_TILES = 6
 SLOPED_RACK_MIN_SLOPE = 12.0
 SLOPED_RACK_ELONGATION = 3.0
@@ -416,8 +395,8 @@ class TileDetector:
         max_coverage: float = DEFAULT_MAX_COVERAGE,
         extra_looks: bool = True,
     ) -> None:
-        """`extra_looks` False: one forward pass per frame, no look after the first (`close_up_look`,
-        `rack_look`, `edge_rack_look`, `sloped_rack_look` all off)."""
+        """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look` and
+        `sloped_rack_look` off)."""
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
@@ -444,55 +423,25 @@ class TileDetector:
         self.confidence = confidence
         self.iou = iou
         self.max_coverage = max_coverage
-        self.close_up_look = extra_looks
         self.rack_look = extra_looks
-        self.edge_rack_look = extra_looks
         self.sloped_rack_look = extra_looks
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size, self.stride)
 
     def detect(self, image: np.ndarray, confidence: float | None = None) -> Detections:
-        """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. A frame with few tiles
-        is looked at again shrunk, for tiles filling a close-up (`close_up_look`), and each rack found is
-        looked at again on its own, for the small tiles standing on it (`rack_look`)."""
+        """Tile boxes in pixels of `image` (BGR uint8, H x W x 3), best first. Sloping lines of tiles on no
+        rack are looked at again levelled, for racks seen at a slant (`sloped_rack_look`), and each rack
+        found is looked at again on its own, for the small tiles standing on it (`rack_look`). Two other
+        looks were deleted in the thirteenth session, for they changed nothing on the hold-out or the real
+        photos: a frame with few tiles looked at again shrunk (a close-up), and a frame mirrored out for racks
+        cut by its edge (docs/experiments/scripts-s13/looks-figures.md)."""
         found, rack_parts = self._look(image, confidence)
-        if self.close_up_look and len(found) < CLOSE_UP_BELOW:
-            found = self._with_close_ups(image, found, confidence)
-        if self.edge_rack_look and self.rack_class is not None and found.rack_xyxy is not None \
-                and not len(found.rack_xyxy):
-            found = self._with_edge_racks(image, found)
         if self.sloped_rack_look and self.rack_class is not None and found.rack_xyxy is not None:
             found = self._with_sloped_racks(image, found, rack_parts)
         if self.rack_look and found.rack_xyxy is not None and len(found.rack_xyxy):
             found = self._with_rack_looks(image, found)
         return found
-
-    def _with_edge_racks(self, image: np.ndarray, found: Detections) -> Detections:
-        """`found` with the racks a look at the frame mirrored out finds (see `EDGE_RACK_LOOK_PAD`)."""
-        height, width = image.shape[:2]
-        xyxy = np.asarray(found.xyxy, np.float64).reshape(-1, 4)
-        cut = cut_by_frame(xyxy, (width, height))
-        if len(xyxy) < EDGE_RACK_LOOK_MIN_TILES or int(cut.sum()) < EDGE_RACK_LOOK_MIN_CUT:
-            return found
-        pad_x, pad_y = int(width * EDGE_RACK_LOOK_PAD), int(height * EDGE_RACK_LOOK_PAD)
-        mirrored = cv2.copyMakeBorder(image, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_REFLECT)
-        looked = self.detect_once(mirrored)
-        if looked.rack_xyxy is None or not len(looked.rack_xyxy):
-            return found
-        racks = looked.rack_xyxy - np.array([pad_x, pad_y, pad_x, pad_y], np.float32)
-        racks[:, [0, 2]] = racks[:, [0, 2]].clip(0, width)
-        racks[:, [1, 3]] = racks[:, [1, 3]].clip(0, height)
-        area = (racks[:, 2] - racks[:, 0]) * (racks[:, 3] - racks[:, 1])
-        big_enough = area > EDGE_RACK_MIN_SHARE * width * height
-        keep = (looked.rack_confidence >= self.rack_confidence) & big_enough
-        racks, scores = racks[keep], looked.rack_confidence[keep]
-        bare = bare_tile_clusters(racks, xyxy)
-        if not (~bare).any():
-            return found
-        return dataclasses.replace(
-            found, rack_xyxy=racks[~bare].astype(np.float32), rack_confidence=scores[~bare].astype(np.float32)
-        )
 
     def _with_sloped_racks(self, image: np.ndarray, found: Detections, rack_parts: np.ndarray) -> Detections:
         """`found` with the racks (by their corners) and their tiles that levelled looks at sloping lines of
@@ -618,26 +567,6 @@ class TileDetector:
         tensor, geometry = self.preprocess(image)
         (raw,) = self.session.run(None, {self.input_name: tensor})
         return self._postprocess(raw, geometry, image.shape[:2], confidence)
-
-    def _with_close_ups(self, image: np.ndarray, found: Detections, confidence: float | None) -> Detections:
-        height, width = image.shape[:2]
-        small_w, small_h = max(1, round(width * CLOSE_UP_SCALE)), max(1, round(height * CLOSE_UP_SCALE))
-        small = cv2.resize(image, (small_w, small_h), interpolation=cv2.INTER_AREA)
-        canvas = np.full_like(image, LETTERBOX_FILL)
-        top, left = (height - small_h) // 2, (width - small_w) // 2
-        canvas[top : top + small_h, left : left + small_w] = small
-        shrunk = self.detect_once(canvas, confidence)
-        boxes, scores = shrunk.xyxy.copy(), shrunk.confidence
-        boxes[:, [0, 2]] = ((boxes[:, [0, 2]] - left) / CLOSE_UP_SCALE).clip(0, width)
-        boxes[:, [1, 3]] = ((boxes[:, [1, 3]] - top) / CLOSE_UP_SCALE).clip(0, height)
-        sides = (boxes[:, 2:] - boxes[:, :2]).min(axis=1) if len(boxes) else np.zeros(0)
-        big = sides >= CLOSE_UP_MIN_SIDE * min(height, width)
-        if not big.any():
-            return found
-        xyxy = np.concatenate([found.xyxy, boxes[big]])
-        scores = np.concatenate([found.confidence, scores[big]])
-        kept = non_max_suppression(xyxy, scores, self.iou)
-        return found.with_tiles(xyxy[kept], scores[kept])
 
     def postprocess(
         self,

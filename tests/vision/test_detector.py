@@ -262,23 +262,6 @@ def test_one_tier_inside_the_whole_rack_joins_it() -> None:
     assert racks.tolist() == [[0, 0, 800, 300]]
 
 
-def test_tiles_filling_a_close_up_are_found_by_the_second_look(detector: TileDetector) -> None:
-    found_once = found = tiles = 0
-    for index in range(12):  # seed 9000: never used in training
-        image, truth, _ = render_indexed(9000, index, long_side=1000, kind="fill")
-        boxes = np.array([t.box for t in truth.tiles if t.labelled], dtype=np.float64).reshape(-1, 4)
-        tiles += len(boxes)
-        for detections, counter in ((detector.detect_once(image), "once"), (detector.detect(image), "both")):
-            hits = int((box_iou(boxes, detections.xyxy).max(axis=1) >= 0.5).sum()) if len(detections) else 0
-            if counter == "once":
-                found_once += hits
-            else:
-                found += hits
-    assert tiles >= 12
-    assert found >= 0.7 * tiles
-    assert found > found_once
-
-
 def test_a_rack_look_sees_the_rack_box_widened_inside_the_frame() -> None:
     assert rack_look_window(np.array([100.0, 200.0, 600.0, 300.0]), 1000, 750) == (50, 190, 650, 310)
     assert rack_look_window(np.array([0.0, 650.0, 1000.0, 750.0]), 1000, 750) == (0, 640, 1000, 750)
@@ -378,71 +361,28 @@ def test_at_most_four_racks_are_looked_at_again_the_best_scored_first() -> None:
     assert {w for _, w in detector.looked_at} == {330}  # 0..300 widened by 30 px, cut at the frame's left
 
 
-def _edge_scene(detector: TileDetector, monkeypatch, mirrored_racks: list[list[float]],
-                scores: list[float], tiles: np.ndarray) -> tuple[Detections, list[tuple[int, ...]]]:
-    """`detect` on a 400x300 frame whose first look finds `tiles` and no rack, and whose look at the frame
-    mirrored out finds `mirrored_racks` (pixels of the mirrored frame) scored `scores`; returns what it found
-    and the shapes of the frames looked at."""
-    import dataclasses
-
-    from vision import detector as detector_module
-
-    looked: list[tuple[int, ...]] = []
-    first = Detections(xyxy=tiles.astype(np.float32), confidence=np.full(len(tiles), 0.9, np.float32),
-                       rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32))
-
-    no_parts = np.zeros((0, 4), np.float32)
-
-    def look(image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
-        looked.append(image.shape)
-        if len(looked) == 1:
-            return first, no_parts
-        return dataclasses.replace(first, rack_xyxy=np.array(mirrored_racks, np.float32).reshape(-1, 4),
-                                   rack_confidence=np.array(scores, np.float32)), no_parts
-
-    monkeypatch.setattr(detector, "_look", look)
-    monkeypatch.setattr(detector, "rack_look", False)
-    monkeypatch.setattr(detector, "close_up_look", False)
-    pad = detector_module.EDGE_RACK_LOOK_PAD
-    pad_x, pad_y = int(400 * pad), int(300 * pad)
-    found = detector.detect(np.zeros((300, 400, 3), np.uint8))
-    assert all(shape == (300 + 2 * pad_y, 400 + 2 * pad_x, 3) for shape in looked[1:])
-    return found, looked
-
-
 # A rack's two tiers running out of the frame on the left: tiles 40x55, the first of each tier cut.
 RACK_TIERS = np.array([[0, 100, 30, 155], [32, 100, 72, 155], [74, 100, 114, 155],
                        [0, 160, 30, 215], [32, 160, 72, 215], [74, 160, 114, 215]], float)
 
 
-def test_a_rack_running_out_of_the_frame_is_found_in_a_look_mirrored_out(
-    detector: TileDetector, monkeypatch
+@pytest.mark.parametrize("tiles", [RACK_TIERS, RACK_TIERS[:3]], ids=["cut by the frame", "few tiles"])
+def test_a_frame_with_no_rack_found_and_no_sloping_line_gets_one_look(
+    detector: TileDetector, monkeypatch, tiles: np.ndarray
 ) -> None:
-    # Mirrored out by a quarter (100 and 75 pixels), the rack reaches into the mirror: clipped to the frame.
-    found, looked = _edge_scene(detector, monkeypatch, [[40, 170, 230, 310]], [0.5], RACK_TIERS)
-    assert len(looked) == 2
-    assert found.rack_xyxy.tolist() == [[0.0, 95.0, 130.0, 235.0]]
-    assert len(found) == len(RACK_TIERS)
+    """The looks at a frame mirrored out (racks cut by its edge) and at a frame shrunk (a close-up) were
+    deleted: on the hold-out and the real photos they changed at most one tile (looks-figures.md)."""
+    looked: list[tuple[int, ...]] = []
+    first = Detections(xyxy=tiles.astype(np.float32), confidence=np.full(len(tiles), 0.9, np.float32),
+                       rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32))
 
+    def look(image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
+        looked.append(image.shape)
+        return first, np.zeros((0, 4), np.float32)
 
-def test_the_mirrored_look_keeps_only_what_a_first_look_would(detector: TileDetector, monkeypatch) -> None:
-    weak = detector.rack_confidence - 0.05
-    found, _ = _edge_scene(detector, monkeypatch, [[40, 170, 230, 310]], [weak], RACK_TIERS)
-    assert len(found.rack_xyxy) == 0  # scored under a rack's threshold
-    found, _ = _edge_scene(detector, monkeypatch, [[100, 170, 110, 180]], [0.9], RACK_TIERS)
-    assert len(found.rack_xyxy) == 0  # a speck of the frame, not a rack
-    found, _ = _edge_scene(detector, monkeypatch, [[100, 175, 214, 290]], [0.9], RACK_TIERS)
-    assert len(found.rack_xyxy) == 0  # hugging the tiles with no stand below: tiles lying together
-
-
-def test_no_mirrored_look_without_tiles_cut_by_the_frame(detector: TileDetector, monkeypatch) -> None:
-    inside = RACK_TIERS + np.array([50, 0, 50, 0])  # the same tiles, clear of the edge
-    found, looked = _edge_scene(detector, monkeypatch, [[40, 170, 230, 310]], [0.9], inside)
-    assert len(looked) == 1 and len(found.rack_xyxy) == 0
-    one_cut = RACK_TIERS.copy()
-    one_cut[3] += [50, 0, 50, 0]
-    _, looked = _edge_scene(detector, monkeypatch, [[40, 170, 230, 310]], [0.9], one_cut)
-    assert len(looked) == 1
+    monkeypatch.setattr(detector, "_look", look)
+    found = detector.detect(np.zeros((300, 400, 3), np.uint8))
+    assert looked == [(300, 400, 3)] and len(found) == len(tiles)
 
 
 def any_size_detector(path: Path, box_cxcywh: tuple[float, float, float, float],

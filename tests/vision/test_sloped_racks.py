@@ -120,7 +120,7 @@ class _Levelled(TileDetector):
     def __init__(self, tiles: np.ndarray, parts: np.ndarray, rack_score: float = 0.6) -> None:
         super().__init__(threads=1)
         self.tiles, self.parts, self.rack_score = tiles, parts, rack_score
-        self.close_up_look = self.edge_rack_look = self.rack_look = False
+        self.rack_look = False
         self.windows: list[tuple[int, ...]] = []
 
     def _look(self, image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
