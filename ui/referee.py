@@ -612,11 +612,7 @@ def on_sides(db: Storage, game_id: int, rules: Rules) -> None:
         return
     referees = referee_store(db)
     try:
-        refused = flush(referees, stream)
-        stored = referees.current(game_id)
-        if stored is None:
-            raise StorageError("this game has no referee game")
-        stream.sync(stored, rules)
+        refused = synced(referees, stream, game_id, rules)
         players = stream.referee.players
         chosen = [st.session_state.get(side_key(seat), LEARN_SIDE) for seat in range(1, players + 1)]
         given = given_sides({seat: None if side == LEARN_SIDE else side
@@ -640,6 +636,21 @@ def sides_caption(stored: RefereeGame, names: dict[int, str]) -> None:
     st.caption(line)
 
 
+def synced(referees: RefereeStore, stream: RefereeStream, game_id: int, rules: Rules) -> str | None:
+    """What the stream made stored, and the stream set to the stored game as it is now (another tab's taps);
+    the message of a refused write, if any.
+
+    Raises:
+        StorageError: the game has no referee game, or it cannot be read.
+    """
+    refused = flush(referees, stream)
+    stored = referees.current(game_id)
+    if stored is None:
+        raise StorageError("this game has no referee game")
+    stream.sync(stored, rules)
+    return refused
+
+
 def on_tap(db: Storage, game_id: int, rules: Rules, tap: Callable[[RefereeStream], Call]) -> None:
     """A tap on the referee: taken on the stored game as it is now, then stored at once."""
     st.session_state.referee_error = None
@@ -648,11 +659,7 @@ def on_tap(db: Storage, game_id: int, rules: Rules, tap: Callable[[RefereeStream
         return
     referees = referee_store(db)
     try:
-        refused = flush(referees, stream)
-        stored = referees.current(game_id)
-        if stored is None:
-            raise StorageError("this game has no referee game")
-        stream.sync(stored, rules)
+        refused = synced(referees, stream, game_id, rules)
         tap(stream)
         refused = flush(referees, stream) or refused
     except (RefereeError, StorageError) as error:
