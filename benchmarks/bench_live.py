@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from app_browser import CHROMIUM_ARGS, free_port, require_chromium  # noqa: E402
+from app_browser import CHROMIUM_ARGS, free_port, require_chromium, stop  # noqa: E402
 
 WRAPPER = '''
 import json, runpy, sys, threading, time
@@ -141,11 +141,7 @@ def measure(root: Path, video: Path, work: Path, seconds: float, warmup: float) 
             finally:
                 browser.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
     print(f"{root}: {last['frames']} frames handled in all, {last['frames'] - first['frames']} in the window",
           file=sys.stderr)

@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from app_browser import CHROMIUM_ARGS, free_port, require_chromium  # noqa: E402
+from app_browser import CHROMIUM_ARGS, free_port, require_chromium, stop  # noqa: E402
 
 from vision.evaluation.game_videos import COMPARED  # noqa: E402
 
@@ -392,11 +392,7 @@ def run_live(
             finally:
                 browser.close()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server, 15)
         log.close()
     referee_id = int(game["id"])
     calls = stored_calls(db, referee_id)

@@ -101,11 +101,16 @@ def streamlit_server(db_path: Path, timeout_s: float = 90.0, address: str = "127
                 time.sleep(0.5)
             yield url
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop(server)
+
+
+def stop(server: subprocess.Popen[Any], timeout_s: float = 10.0) -> None:
+    """Ask a server to stop; kill it if it has not within `timeout_s`."""
+    server.terminate()
+    try:
+        server.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 def require_chromium() -> Path:
