@@ -10,7 +10,8 @@ the lead alone). `--recheck S`: crops the ensemble scores under S are read again
 (shipped 0.7; 0: none). `--turns N`: in how many quarter turns (1, 2 or 4; shipped 4). The settings are set
 on the classifier `vision.reader.load_classifier` loads in this process, which then runs the module as
 `python -m MODULE ARGS` would. `--time` prints the classify stage's CPU time (one onnxruntime thread per
-model) on IMAGE for the shipped settings and for these, rounds alternating.
+model) on IMAGE for the shipped settings and for these, rounds alternating. `--models DIR`: the classifier
+files and `classifiers.json` are taken from DIR instead of `models/` (the detector stays the shipped one).
 """
 
 from __future__ import annotations
@@ -46,15 +47,29 @@ def main() -> None:
     parser.add_argument("--turns", type=int, choices=(1, 2, 4))
     parser.add_argument("--time", metavar="IMAGE")
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--models", type=Path, help="classifier files and classifiers.json from here")
     args, rest = parser.parse_known_args()
+    if args.models is not None:
+        from vision import classifier as classifier_module
+        from vision import onnx_models
+
+        shipped_path = onnx_models.model_path
+
+        def model_path(filename: str) -> Path:
+            mine = args.models / filename
+            return mine if mine.is_file() and filename != "tile_detector.onnx" else shipped_path(filename)
+
+        reader.model_path = classifier_module.model_path = model_path  # type: ignore[attr-defined]
     if args.time:
         import numpy as np
 
         from vision.frames import load_scaled
 
         frame = load_scaled(args.time).frame
-        shipped = reader.load_classifier(threads=1)
         changed = apply(reader.load_classifier(threads=1), args.consult, args.recheck, args.turns)
+        if args.models is not None:
+            reader.model_path = classifier_module.model_path = shipped_path  # type: ignore[attr-defined]
+        shipped = reader.load_classifier(threads=1)
         found = reader.TileReader(classifier=shipped).find(frame)
         times: dict[str, list[float]] = {"shipped": [], "these": []}
         for _ in range(args.rounds):
