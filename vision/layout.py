@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.tiles import CLASS_INDEX, tile_from_class_id
-from vision.correction import SetChecks
+from vision.correction import SetChecks, correct
 from vision.detections import UNKNOWN_CLASS, cut_by_frame  # noqa: F401  (cut_by_frame: re-exported)
+from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
     DEFAULT_ASPECT,
     Layout,
@@ -43,6 +44,7 @@ from vision.placed import (  # noqa: F401  (re-exported: the layout's public typ
     reason_text,
 )
 from vision.racks import find_racks, tiles_on_rack_boxes
+from vision.stopwatch import Stopwatch
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -910,8 +912,10 @@ def rebuild(
     doubt_below: float = 0.6,
     orientation_known: bool | None = None,
     frame: np.ndarray | None = None,
+    clock: Stopwatch | None = None,
 ) -> Layout:
-    """Sets and racks from detections, judged by the rules, runner-up readings proposed for doubtful tiles.
+    """Sets and racks from detections, judged by the rules, runner-up readings proposed for doubtful tiles:
+    the stages place, racks and layout of the path a photo takes (`vision.path`), each timed on `clock`.
 
     Args:
         detections: tiles found in one frame.
@@ -921,12 +925,23 @@ def rebuild(
         doubt_below: a reading scored under this is doubtful.
         orientation_known: see `group`.
         frame: the image, for telling racks by their dark bar (see `group`).
+        clock: where the stages' milliseconds go.
     """
-
-    from vision.path import lay_out  # the path's stages place, racks and layout (vision.path imports this)
-
-    return lay_out(detections, rules, image_size=image_size, params=params, doubt_below=doubt_below,
-                   orientation_known=orientation_known, frame=frame)
+    clock = clock or Stopwatch()
+    with clock("place"):
+        detections, _ = settle_half_turns(detections)
+        placement = (place(detections, image_size=image_size, params=params,
+                           orientation_known=orientation_known) if len(detections) else None)
+    with clock("racks"):
+        racks = rack_groups(detections, placement, params=params, frame=frame) if placement else []
+    with clock("layout"):
+        checks = SetChecks(rules)
+        layout = Layout()
+        if placement is not None:
+            judge = set_judge(detections, rules, orientation_known, checks)
+            layout = table_sets(detections, placement, racks, image_size=image_size, params=params,
+                                judge=judge)
+        return mark_small_tiles(correct(layout, detections, rules, doubt_below=doubt_below, checks=checks))
 
 
 SMALL_TILE = 0.6

@@ -12,6 +12,9 @@
 6. layout: the other tiles in sets in reading order, judged by the rules, doubtful readings corrected
    (`vision.layout.table_sets`, `vision.correction`).
 
+Stages 4 to 6 are `vision.layout.rebuild`, which every other reader of detections (the live screen, the
+referee's watcher, the evaluation tools) goes through too.
+
 `read_photo` is the path; `rummi read` runs it photo by photo (`read_photos`: the next photo's decode and
 detect run ahead on a thread while this one is classified and laid out). Each stage's milliseconds are in
 `PhotoReading.timings`, as `rummi read --json` gives them. A table's profile (`rummi calibrate`) is held by
@@ -20,28 +23,17 @@ the reader: the detector's score (detect) and the cloth and inks it learned (cla
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap, without_no_tiles
-from vision.correction import SetChecks, correct
 from vision.frames import Decoded, ImageError, load_scaled
-from vision.layout import (
-    Layout,
-    LayoutParams,
-    mark_small_tiles,
-    place,
-    rack_groups,
-    set_judge,
-    table_sets,
-)
-from vision.orientation import settle_half_turns
+from vision.layout import Layout, rebuild
+from vision.stopwatch import Stopwatch
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -49,21 +41,6 @@ if TYPE_CHECKING:
     from vision.reader import TileReader
 
 STAGES = ("decode", "detect", "classify", "place", "racks", "layout")
-
-
-@dataclass
-class Stopwatch:
-    """Milliseconds by stage (`with clock("place"): ...`), as `{"place_ms": 1.2, ...}`."""
-
-    ms: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def __call__(self, stage: str) -> Iterator[None]:
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.ms[f"{stage}_ms"] = round((time.perf_counter() - started) * 1000, 1)
 
 
 @dataclass
@@ -127,38 +104,9 @@ def read_found(reader: TileReader, found: Found, rules: Rules | None = None,
         read = reader.read_faces(frame, found.boxes)
         tiles = without_no_tiles(read, confidence_map, floor)
     height, width = frame.shape[:2]
-    layout = lay_out(tiles, rules, image_size=(width, height), frame=frame, clock=clock)
+    # Stages place, racks and layout, timed on the same clock.
+    layout = rebuild(tiles, rules, image_size=(width, height), frame=frame, clock=clock)
     return PhotoReading(found.image, found.decoded, read, tiles, layout, clock.ms)
-
-
-def lay_out(
-    tiles: Detections,
-    rules: Rules | None = None,
-    *,
-    image_size: tuple[int, int] | None = None,
-    params: LayoutParams | None = None,
-    doubt_below: float = 0.6,
-    orientation_known: bool | None = None,
-    frame: np.ndarray | None = None,
-    clock: Stopwatch | None = None,
-) -> Layout:
-    """Stages place, racks and layout: sets and racks from read tiles, judged by the rules, runner-up
-    readings proposed for doubtful tiles (`vision.layout.rebuild`; its arguments)."""
-    clock = clock or Stopwatch()
-    with clock("place"):
-        tiles, _ = settle_half_turns(tiles)
-        placement = (place(tiles, image_size=image_size, params=params, orientation_known=orientation_known)
-                     if len(tiles) else None)
-    with clock("racks"):
-        racks = rack_groups(tiles, placement, params=params, frame=frame) if placement is not None else []
-    with clock("layout"):
-        checks = SetChecks(rules)
-        layout = Layout()
-        if placement is not None:
-            judge = set_judge(tiles, rules, orientation_known, checks)
-            layout = table_sets(tiles, placement, racks, image_size=image_size, params=params, judge=judge)
-        layout = mark_small_tiles(correct(layout, tiles, rules, doubt_below=doubt_below, checks=checks))
-    return layout
 
 
 def read_photos(reader: TileReader, images: Sequence[str], rules: Rules | None = None,

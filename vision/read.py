@@ -22,8 +22,9 @@ from vision.confidence import NO_TILE_BELOW, ConfidenceMap, calibrated, doubtful
 from vision.detections import Detections
 from vision.detector import DEFAULT_CONFIDENCE
 from vision.frames import ImageError
+from vision.layout import rebuild
 from vision.onnx_models import ModelLoadError
-from vision.path import lay_out, read_photos
+from vision.path import read_photos
 from vision.reader import TileReader, load_reader
 
 EXIT_OK = 0
@@ -91,7 +92,7 @@ def read_document(
     at half size, `vision.frames.decode_scaled`): the width, height and boxes are then in its pixels."""
     tiles = without_no_tiles(detections, confidence_map, floor)
     height, width = frame.shape[:2]
-    layout = lay_out(tiles, rules, image_size=(width, height), frame=frame)
+    layout = rebuild(tiles, rules, image_size=(width, height), frame=frame)
     return photo_document(path, tiles, layout, frame, confidence_map, size), layout
 
 
