@@ -117,6 +117,12 @@ class MotionWatch:
         """The table is still and judged: the last frame is the still table from now on."""
         self.reference = self._last
 
+    def new_picture(self) -> None:
+        """The camera's picture changed its size (a stream's quality): frames of the other size, blurred or
+        encoded otherwise, are no picture of the still table to compare with; the next settled table is."""
+        self.reference = None
+        self._last = None
+
     def look(self, frame: np.ndarray, time_s: float | None = None) -> Look:
         """What `frame` shows; `time_s` its time in the video (default: 5 frames a second)."""
         self._frames += 1

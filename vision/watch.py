@@ -510,6 +510,7 @@ class GameWatcher:
             # boxes scaled, and the table is read again at the new size (bench_referee_live: an invented
             # call of every tile on the table where the memory lost them all).
             self.memory.rescale(size[0] / self._frame_size[0], size[1] / self._frame_size[1])
+            self.motion.new_picture()
             if self._still_since is not None:
                 self._unsettle(time_s)
         self._frame_size = size

@@ -511,3 +511,34 @@ def test_a_stream_that_changes_its_picture_size_keeps_the_tiles_it_saw() -> None
         (1, True, ["r9", "r10", "r11"], ()),
         (2, True, ["o4", "o5", "o6"], ()),
     ]
+
+
+def test_a_picture_grown_sharper_mid_game_is_no_hand_over_the_table() -> None:
+    """bench_referee_live on tuning game seed 1202 p2 game 0: when Chromium's stream grew from 500x375 to
+    750x561 the picture of the still table, taken at the small size, differed from the sharper frames as an
+    arm does; nothing was judged for seconds, and an illegal play and its putting back were missed."""
+    reader = ScaledReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    steps = [  # (table, hand comes first, scale of the picture)
+        (["k1 k2 k3 | b5 b6 b7"], False, 0.5),
+        (["k1 k2 k3 | b5 b6 b7", "r9 r10 r11"], True, 0.5),
+        (["k1 k2 k3 | b5 b6 b7", "r9 r10 r11 | o4 o5 o6"], True, 1.0),
+    ]
+    calls, t, index = [], 0.0, 0
+    for rows, hand_first, scale in steps:
+        reader.now = detections_of(rows)
+        for hand, frames in ((True, 10 if hand_first else 0), (False, 15)):
+            for _ in range(frames):
+                frame = table_frame(rows)
+                frame = with_hand(frame) if hand else frame
+                if scale != 1.0:  # the small stream: fewer pixels, softer
+                    small = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
+                    frame = cv2.GaussianBlur(small, (5, 5), 1.5)
+                event = watcher.update(frame, t, index)
+                if event.call is not None:
+                    calls.append((t, event.call))
+                t, index = t + 0.2, index + 1
+    assert [(c.seat, [str(x) for x in c.added]) for _, c in calls] == [
+        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+    hand_left = 2 * 3.0 + 2.0  # the third step's hand left at 8 s of frames
+    assert calls[1][0] <= hand_left + 1.0 + 0.5  # judged a settle time after, not seconds later
