@@ -338,17 +338,15 @@ class Referee:
             if was == now:
                 continue
             held = _tiles(self.reported_table)
-            if held[was] == 0 or held[now] >= self._copies(now):
+            if held[was] == 0 or held[now] >= self.rules.copies_of(now):
                 continue
             self.reported_table = _swap_one(self.reported_table, was, now)
-            if _tiles(self.legal_table)[was] > 0 and _tiles(self.legal_table)[now] < self._copies(now):
+            legal = _tiles(self.legal_table)
+            if legal[was] > 0 and legal[now] < self.rules.copies_of(now):
                 self.legal_table = _swap_one(self.legal_table, was, now)
             notes.append(f"the tile read {was.describe()} before is {now.describe()}, "
                          "read again where it lies")
         return notes
-
-    def _copies(self, tile: Tile) -> int:
-        return self.rules.jokers if tile.is_joker else self.rules.copies
 
     def _take_seat(self, seat: int | None) -> str | None:
         """The turn given to `seat` where its hand was seen and another seat was expected; the sentence

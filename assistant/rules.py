@@ -86,6 +86,10 @@ class Rules:
         """Tiles in the box: 106 for two copies and 2 jokers, 160 for three copies and 4 jokers."""
         return 52 * self.copies + self.jokers
 
+    def copies_of(self, tile: Tile) -> int:
+        """How many of `tile` the box holds: the jokers for a joker, else the copies of each tile."""
+        return self.jokers if tile.is_joker else self.copies
+
     @property
     def turn_inputs(self) -> tuple[str, ...]:
         """What a turn needs besides the tables and the rack, in the order a screen asks for it:

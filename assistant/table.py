@@ -29,7 +29,7 @@ def count_problems(tiles: Iterable[Tile], rules: Rules = STANDARD, where: str = 
     """Sentences for every tile seen more often than the edition has it (three red 5s, three jokers)."""
     problems = []
     for tile, count in sorted(Counter(tiles).items()):
-        limit = rules.jokers if tile.is_joker else rules.copies
+        limit = rules.copies_of(tile)
         if count > limit:
             name = "jokers" if tile.is_joker else f"{rules.describe(tile)}s"
             problems.append(f"{count} {name} {where}, but the {rules.name} edition has only {limit}")

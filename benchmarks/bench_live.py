@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from app_browser import CHROMIUM_ARGS, free_port, require_chromium, stop  # noqa: E402
+from app_browser import free_port, launch_chromium, stop  # noqa: E402
 
 WRAPPER = '''
 import json, runpy, sys, threading, time
@@ -118,10 +118,7 @@ def measure(root: Path, video: Path, work: Path, seconds: float, warmup: float) 
                 raise RuntimeError(f"streamlit did not start: {log_path.read_text()[-2000:]}")
             time.sleep(0.5)
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(require_chromium()),
-                args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={video}"],
-            )
+            browser = launch_chromium(playwright, video)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(url)

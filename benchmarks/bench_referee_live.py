@@ -62,7 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 
-from app_browser import CHROMIUM_ARGS, free_port, require_chromium, stop  # noqa: E402
+from app_browser import free_port, launch_chromium, stop  # noqa: E402
 
 from vision.evaluation.game_videos import COMPARED  # noqa: E402
 
@@ -323,10 +323,7 @@ def run_live(
     loads: list[float] = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(require_chromium()),
-                args=[*CHROMIUM_ARGS, f"--use-file-for-fake-video-capture={camera_file}"],
-            )
+            browser = launch_chromium(playwright, camera_file)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 1000})
                 page.expose_function(

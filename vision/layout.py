@@ -933,7 +933,7 @@ def rebuild(
         placement = (place(detections, image_size=image_size, params=params,
                            orientation_known=orientation_known) if len(detections) else None)
     with clock("racks"):
-        racks = rack_groups(detections, placement, params=params, frame=frame) if placement else []
+        racks = [] if placement is None else rack_groups(detections, placement, params=params, frame=frame)
     with clock("layout"):
         checks = SetChecks(rules)
         layout = Layout()
