@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -84,13 +85,14 @@ import ui.referee as referee_ui
 
 if not getattr(referee_ui, "_bench_counted", False):
     lock = threading.Lock()
-    state = {"shown": [], "looked": [], "sizes": {}, "changes": [], "written": 0.0}
+    state = {"shown": [], "looked": [], "sizes": {}, "changes": [], "banner": [], "written": 0.0}
     thumbs = thumbs_path.open("ab")
     on_frame, process = referee_ui.RefereeStream.on_frame, referee_ui.RefereeStream.process
 
     def save(now):
         part = stats_path.with_suffix(".part")
-        part.write_text(json.dumps({key: state[key] for key in ("shown", "looked", "sizes", "changes")}))
+        kept = ("shown", "looked", "sizes", "changes", "banner")
+        part.write_text(json.dumps({key: state[key] for key in kept}))
         part.replace(stats_path)  # whole, never half written, when the bench reads it
         state["written"] = now
 
@@ -109,7 +111,13 @@ if not getattr(referee_ui, "_bench_counted", False):
                 thumbs.flush()
             if now - state["written"] >= 1.0:
                 save(now)
-        return on_frame(self, image, *given)
+        shown = on_frame(self, image, *given)
+        call = self.banner()  # the call drawn on this frame, as the server hands it to the stream
+        drawn = None if call is None else [call.turn, call.action, call.legal]
+        with lock:
+            if not state["banner"] or state["banner"][-1][1] != drawn:
+                state["banner"].append([time.monotonic(), drawn])
+        return shown
 
     def counted_process(self, frame, time_s, index=0):
         started = time.monotonic()
@@ -174,6 +182,42 @@ WATCH_SCREEN = """
       }
     }
   }, 100);
+}
+"""
+
+BANNER_WATCH = """
+() => {
+  // In the camera's frame: the colour of the banner's solid square (ui.referee: the last call drawn across
+  // the top of the picture, vision.tracking.draw_banner) in the picture the page shows, every 50 ms.
+  if (window.benchBanner) return;
+  const changes = [];
+  window.benchBanner = changes;
+  const canvas = document.createElement("canvas");
+  const context = canvas.getContext("2d", {willReadFrequently: true});
+  const colours = {legal: [30, 140, 60], illegal: [190, 30, 30], drew: [40, 90, 190]};
+  let last = null;
+  setInterval(() => {
+    let found = "none";
+    for (const video of document.querySelectorAll("video")) {
+      const w = video.videoWidth, h = video.videoHeight;
+      if (!w || !h || video.paused) continue;
+      const band = Math.max(24, Math.round(h * 0.085));
+      const x0 = 2, x1 = Math.max(3, Math.floor(band / 2)), y0 = Math.floor(band / 4);
+      const y1 = Math.max(y0 + 1, Math.floor(band * 3 / 4));
+      canvas.width = x1 - x0; canvas.height = y1 - y0;
+      context.drawImage(video, x0, y0, x1 - x0, y1 - y0, 0, 0, x1 - x0, y1 - y0);
+      const pixels = context.getImageData(0, 0, x1 - x0, y1 - y0).data;
+      for (const [name, [r, g, b]] of Object.entries(colours)) {
+        let near = 0;
+        for (let i = 0; i < pixels.length; i += 4) {
+          near += Math.abs(pixels[i] - r) < 45 && Math.abs(pixels[i + 1] - g) < 45
+            && Math.abs(pixels[i + 2] - b) < 45;
+        }
+        if (near >= 0.8 * pixels.length / 4) found = name;
+      }
+    }
+    if (found !== last) { changes.push([Date.now(), found]); last = found; }
+  }, 50);
 }
 """
 
@@ -378,12 +422,15 @@ def run_live(
                         raise SystemExit("the camera never started (no getUserMedia stream)")
                     page.wait_for_timeout(100)
                 start = cameras[0]["given"]
+                camera_frame = page.query_selector("iframe[title*='webrtc']").content_frame()
+                camera_frame.evaluate(BANNER_WATCH)
                 # The file played once, and time for its last verdict to be polled and shown.
                 end = start + play_s + settle_wait_s
                 while time.time() < end:
                     page.wait_for_timeout(500)
                     loads.append(os.getloadavg()[0])
                 seen = page.evaluate("() => window.benchSeen")
+                banner = camera_frame.evaluate("() => window.benchBanner")
                 rates = page.evaluate("() => window.benchRates")
                 counted = json.loads(stats.read_text()) if stats.is_file() else {"shown": [], "looked": []}
             finally:
@@ -406,10 +453,12 @@ def run_live(
         "cameras": cameras,
         "start": start,
         "seen": seen,
+        "banner": [(at / 1000, colour) for at, colour in banner or []],
         "rates": [{"at": at / 1000, "fps": fps, "text": text} for at, fps, text in rates],
         "shown": [t + mono_to_wall for t in counted.get("shown", [])],
         "looked": [(t + mono_to_wall, d) for t, d in counted.get("looked", [])],
         "sizes": counted.get("sizes", {}),
+        "server_banner": [(t + mono_to_wall, drawn) for t, drawn in counted.get("banner", [])],
         "size_changes": [(t + mono_to_wall, size) for t, size in counted.get("changes", [])],
         "calls": calls,
         "mono_to_wall": mono_to_wall,
@@ -557,6 +606,21 @@ def figures(
                 "shown_text": None if shown is None else shown["text"],
             }
         )
+    # The call drawn on the picture: the first banner of its colour after it was judged (before the next).
+    onsets = [(at - game_start, colour) for at, colour in live.get("banner", []) if colour != "none"]
+    for k, call in enumerate(live_calls):
+        until = live_calls[k + 1]["time_s"] if k + 1 < len(live_calls) else math.inf
+        colour = "drew" if call["action"] == "drew" else "legal" if call["legal"] else "illegal"
+        drawn = [at for at, seen in onsets if seen == colour and call["time_s"] - 0.2 <= at < until]
+        call["drawn_s"] = round(drawn[0], 3) if drawn else None
+        at_server = [
+            at - game_start
+            for at, drawn_call in live.get("server_banner", [])
+            if drawn_call is not None
+            and drawn_call[0] == call["turn"]
+            and at - game_start >= call["time_s"] - 0.2
+        ]
+        call["drawn_at_server_s"] = round(at_server[0], 3) if at_server else None
     # Each true turn: the live call that judged it, and its delays after the table settled.
     delays = []
     for i, j in pair_calls(turns, live_calls, EARLY_S, match_s):
@@ -570,9 +634,14 @@ def figures(
             "stored_after_s": None if call is None else round(call["stored_s"] - turn["time_s"], 3),
             "shown_after_s": None if call is None or call["shown_s"] is None
             else round(call["shown_s"] - turn["time_s"], 3),
+            "drawn_after_s": None if call is None or call["drawn_s"] is None
+            else round(call["drawn_s"] - turn["time_s"], 3),
+            "drawn_at_server_after_s": None if call is None or call["drawn_at_server_s"] is None
+            else round(call["drawn_at_server_s"] - turn["time_s"], 3),
             "live_turn": None if call is None else call["turn"],
         })  # fmt: skip
     shown_delays = [d["shown_after_s"] for d in delays if d["shown_after_s"] is not None]
+    drawn_delays = [d["drawn_after_s"] for d in delays if d["drawn_after_s"] is not None]
     judged_delays = [d["judged_after_s"] for d in delays if d["judged_after_s"] is not None]
     stored_delays = [d["stored_after_s"] for d in delays if d["stored_after_s"] is not None]
     # Live against watch, call by call.
@@ -626,9 +695,15 @@ def figures(
             "read_ms_max": round(max(read_ms), 1) if read_ms else None,
         },
         "delays": delays,
+        "banner_seen": [(round(at - game_start, 3), colour) for at, colour in live.get("banner", [])],
+        "banner_at_server": [(round(t - game_start, 3), drawn) for t, drawn in live.get("server_banner", [])],
         "shown_after_s_max": max(shown_delays, default=None),
         "shown_after_s_median": round(statistics.median(shown_delays), 3) if shown_delays else None,
         "shown_within_1s": sum(1 for d in shown_delays if d <= 1.0),
+        "drawn_after_s_max": max(drawn_delays, default=None),
+        "drawn_after_s_median": round(statistics.median(drawn_delays), 3) if drawn_delays else None,
+        "drawn_within_1s": sum(1 for d in drawn_delays if d <= 1.0),
+        "drawn_seen": len(drawn_delays),
         "judged_after_s_max": max(judged_delays, default=None),
         "judged_after_s_median": round(statistics.median(judged_delays), 3) if judged_delays else None,
         "stored_after_s_median": round(statistics.median(stored_delays), 3) if stored_delays else None,
@@ -692,11 +767,17 @@ def report(result: dict[str, Any]) -> None:
         f"judged (the server's frame) median {result['judged_after_s_median']} s, max "
         f"{result['judged_after_s_max']} s; stored median {result['stored_after_s_median']} s"
     )
+    print(
+        f"verdict drawn on the picture (seen in the page) after the table settled: median "
+        f"{result['drawn_after_s_median']} s, max {result['drawn_after_s_max']} s, within 1 s: "
+        f"{result['drawn_within_1s']} of {result['turns']} (seen for {result['drawn_seen']})"
+    )
     for d in result["delays"]:
         print(
             f"  turn {d['turn']} seat {d['seat']} settled {d['settled_s']:.1f} s: "
             f"judged +{d['judged_after_s']} "
-            f"stored +{d['stored_after_s']} shown +{d['shown_after_s']}"
+            f"stored +{d['stored_after_s']} shown +{d['shown_after_s']} drawn at the server "
+            f"+{d['drawn_at_server_after_s']}, seen drawn +{d['drawn_after_s']}"
         )
     print(
         f"live vs rummi watch: {result['same_calls']} same, {result['differing_calls']} differing "

@@ -55,7 +55,7 @@ from ui.common import INVALID_MARK, VALID_MARK, tile_reader
 from vision import photos
 from vision.annotate import annotate
 from vision.motion import SIDES
-from vision.tracking import FrameRate, draw_rate
+from vision.tracking import FrameRate, banner_height, draw_banner, draw_rate
 from vision.watch import GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
 
 CAMERA_LAG_MAX_S = 10.0
@@ -66,6 +66,16 @@ VERDICT_POLL_S = 1.0
 """How often the screen takes the calls the stream made, stores and shows them. Every 0.25 s cost the camera a
 third of its frames for no sooner verdict (bench_referee_live, one hold-out game, training paused: screen
 16 against 25 frames a second; verdict shown a median 1.26 against 1.04 s after the table settled)."""
+BANNER_MIN_S = 1.0
+BANNER_MAX_S = 20.0
+"""The last call is drawn across the top of the camera picture from the moment it is made (no wait for the
+screen's poll) until a hand comes in after at least `BANNER_MIN_S`, or for `BANNER_MAX_S` at most: the next
+hand at work is never under the last turn's verdict (the verdict box beside the picture keeps it)."""
+BANNER_COLOURS = {"legal": (30, 140, 60), "not legal": (190, 30, 30), DREW: (40, 90, 190)}
+"""RGB, as the screen's green, red and blue verdicts."""
+SHOWN_WIDTH = 720
+"""The picture sent back to the browser is at most this wide (the camera column is about as wide): a smaller
+picture is drawn and encoded sooner by the stream's thread, which shares the cores with the watcher."""
 SNAPSHOT_WIDTH = 320
 HISTORY_WITH_SNAPSHOTS = 12
 """The newest turns shown with their snapshot; older ones are listed as lines."""
@@ -174,6 +184,10 @@ class RefereeStream:
         self._camera_origin: tuple[float, float, float] | None = None
         """(this clock, the stream's time) at the first frame timed by its stream; the last stream time."""
         self._last_time = -math.inf
+        self.names: dict[int, str] = {}
+        """Each seat's player name, for the banner (the script sets it; "Seat N" where none)."""
+        self._banner: tuple[Call, float] | None = None
+        """The call drawn on the picture and when it was made (this clock)."""
 
     @property
     def referee(self) -> Referee:
@@ -204,7 +218,11 @@ class RefereeStream:
                 self._worker = threading.Thread(target=self._run, name="referee-watch", daemon=True)
                 self._worker.start()
             self._wake.notify()
-        return self.overlay(image)
+        shown = self.overlay(image)
+        if shown.shape[1] > SHOWN_WIDTH:
+            height = round(shown.shape[0] * SHOWN_WIDTH / shown.shape[1])
+            shown = cv2.resize(shown, (SHOWN_WIDTH, height), interpolation=cv2.INTER_AREA)
+        return shown
 
     def _camera_time(self, now: float, captured_s: float | None) -> float:
         """The frame's time for the watcher: the camera's own, on this clock. Frames held up on the way come
@@ -226,8 +244,9 @@ class RefereeStream:
         return self._last_time
 
     def overlay(self, image: np.ndarray) -> np.ndarray:
-        """The frame (RGB) with the last settled table's sets boxed by verdict while the table is still, and
-        the frame rate; a frame that cannot be drawn on is shown as it is."""
+        """The frame (RGB) with the last settled table's sets boxed by verdict while the table is still, the
+        last call across its top (`banner`), and the frame rate; a frame that cannot be drawn on is shown as
+        it is."""
         layout = self.watcher.layout
         try:
             if layout is not None and not self.moving:
@@ -235,9 +254,28 @@ class RefereeStream:
                 canvas = annotate(photos.PhotoReading(frame=image, layout=layout), verdicts)
             else:
                 canvas = image[:, :, ::-1].copy()
+            shown = self.banner()
+            if shown is not None:
+                draw_banner(canvas, *banner_words(shown, self.names))
+                return draw_rate(canvas, self.fps, top=banner_height(canvas.shape[0]))
         except Exception:  # a failing frame must not stop the stream
             canvas = image[:, :, ::-1].copy()
         return draw_rate(canvas, self.fps)
+
+    def banner(self) -> Call | None:
+        """The call to draw on the picture now, if any (see `BANNER_MIN_S`). Never waits for a read: the video
+        thread calls it for every frame."""
+        banner = self._banner  # one read of the pair the watcher's thread replaces whole
+        if banner is None:
+            return None
+        call, since = banner
+        shown_for = self.clock() - since
+        if shown_for > BANNER_MAX_S or (shown_for > BANNER_MIN_S and self.moving):
+            return None
+        return call
+
+    def _show(self, call: Call) -> None:
+        self._banner = (call, self.clock())
 
     def _run(self) -> None:
         while True:
@@ -264,6 +302,7 @@ class RefereeStream:
                 return None
             self.moving = event.moving
             if event.call is not None:
+                self._show(event.call)
                 self._outgoing.put(Outgoing(self.referee_id, event.call, self.state(), snapshot_jpeg(frame)))
             return event
 
@@ -277,6 +316,7 @@ class RefereeStream:
         """
         with self._lock:
             call = self.referee.drew(self.clock())
+            self._show(call)
             self._outgoing.put(Outgoing(self.referee_id, call, self.state()))
             return call
 
@@ -290,6 +330,7 @@ class RefereeStream:
             before = self.referee.history[-1] if self.referee.history else None
             call = self.referee.override(legal)
             if call is not before:
+                self._show(call)
                 self._outgoing.put(Outgoing(self.referee_id, call, self.state(), correction=True))
             return call
 
@@ -301,6 +342,7 @@ class RefereeStream:
         """
         with self._lock:
             call = self.referee.reassign(seat)
+            self._show(call)
             self._outgoing.put(Outgoing(self.referee_id, call, self.state(), correction=True))
             return call
 
@@ -350,6 +392,20 @@ class RefereeStream:
             self.referee_id = stored.id
             self.moving = True
             return True
+
+
+def banner_words(call: Call, names: dict[int, str]) -> tuple[str, tuple[int, int, int]]:
+    """The banner's line for a call and its colour (RGB): the seat, the verdict and what was played, or the
+    first reason it is not legal."""
+    who = names.get(call.seat) or f"Seat {call.seat}"
+    if call.action == DREW:
+        return f"{who} drew a tile", BANNER_COLOURS[DREW]
+    corrected = " (overridden)" if call.overridden else ""
+    what = "put the table back" if call.action == PUT_BACK else _played(call)
+    if call.legal:
+        return f"{who}: LEGAL{corrected} - {what}", BANNER_COLOURS["legal"]
+    why = call.reasons[0] if call.reasons else what
+    return f"{who}: NOT LEGAL{corrected} - {why}", BANNER_COLOURS["not legal"]
 
 
 def flush(referees: RefereeStore, stream: RefereeStream) -> str | None:
@@ -462,6 +518,7 @@ def show(db: Storage, game: Game, rules: Rules) -> None:
             record_ui(db, game, None)
             return
         stream = stream_for(stored, rules)
+        stream.names = seat_names(game, stream.referee.players)
     except (StorageError, RefereeError) as error:
         st.error(f"The referee game cannot be opened: {error}. The game's scores are not touched.")
         return

@@ -350,13 +350,45 @@ class LiveReader:
         return LiveFrame(layout, detections, "tracked" if kept.any() else "read", int((~kept).sum()))
 
 
-def draw_rate(canvas: np.ndarray, fps: float) -> np.ndarray:
-    """`canvas` (an image, drawn on in place) with the live screen's frame rate in its top left corner."""
+def banner_height(frame_height: int) -> int:
+    """The height of `draw_banner`'s band on a frame this tall."""
+    return max(24, round(frame_height * 0.085))
+
+
+def draw_banner(canvas: np.ndarray, text: str, colour: tuple[int, int, int]) -> np.ndarray:
+    """`canvas` (drawn on in place) with a band across its top in `colour` and `text` in white on it, made
+    smaller, then cut short with "...", until it fits. A solid square at the band's left end stays free of
+    text (the live bench finds the band by it). Characters Hershey fonts cannot draw are left out."""
+    height, width = canvas.shape[:2]
+    band = banner_height(height)
+    cv2.rectangle(canvas, (0, 0), (width - 1, band), colour, -1)
+    text = text.replace("\u00b7", "-").replace("\u2013", "-").replace("\u2014", "-")
+    text = "".join(c for c in text if 32 <= ord(c) < 127)
+    room = width - band - band // 3
+    thickness = max(1, round(band / 24))
+    scale = band / 36
+    while True:
+        (text_width, text_height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+        if text_width <= room or len(text) <= 4:
+            break
+        if scale > band / 60:
+            scale *= 0.9
+        else:
+            text = text[: max(4, len(text) - 5)].rstrip() + "..."
+            text = text.replace("......", "...")
+    cv2.putText(canvas, text, (band, (band + text_height) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                (255, 255, 255), thickness, cv2.LINE_AA)
+    return canvas
+
+
+def draw_rate(canvas: np.ndarray, fps: float, top: int = 0) -> np.ndarray:
+    """`canvas` (an image, drawn on in place) with the live screen's frame rate in its top left corner,
+    `top` pixels down (under a banner)."""
     text = f"{fps:.1f} fps"
     scale = max(0.5, canvas.shape[1] / 1400)
     thickness = max(1, round(2 * scale))
     (w, h), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-    cv2.rectangle(canvas, (4, 4), (12 + w, 12 + h + base), (0, 0, 0), -1)
-    cv2.putText(canvas, text, (8, 8 + h), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness,
+    cv2.rectangle(canvas, (4, top + 4), (12 + w, top + 12 + h + base), (0, 0, 0), -1)
+    cv2.putText(canvas, text, (8, top + 8 + h), cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), thickness,
                 cv2.LINE_AA)
     return canvas

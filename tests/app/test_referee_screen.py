@@ -19,7 +19,8 @@ from assistant.rules import find_preset
 from assistant.storage import Storage
 from assistant.storage.referee import RefereeStore
 from assistant.tiles import Tile
-from ui.referee import RefereeStream, verdict_sound
+from ui.referee import RefereeStream, banner_words, verdict_sound
+from vision.tracking import banner_height, draw_banner
 
 PLAYED = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "o10 o11 o12"]]
 BROKEN = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "k12 k13"]]
@@ -535,3 +536,59 @@ def test_frames_held_up_on_the_way_are_timed_by_the_camera_not_as_they_come() ->
     assert stream._camera_time(30.0, 0.5) == 30.0
     # No timestamps: as they come.
     assert stream._camera_time(31.0, None) == 31.0
+
+
+def banner_colour(picture: np.ndarray) -> tuple[int, int, int]:
+    """The colour of the solid square at the banner's left end (RGB), where the live bench looks for it."""
+    band = banner_height(picture.shape[0])
+    return tuple(int(v) for v in np.median(picture[band // 4 : band * 3 // 4, 2 : band // 2], axis=(0, 1)))
+
+
+def test_each_call_is_drawn_on_the_picture_at_once_until_a_hand_comes_in() -> None:
+    """Issue 36: a verdict within 1 s of the table settling. The screen's poll and redraw took 1.0-2.0 s
+    (bench_referee_live); the picture itself shows the call from the frame after it is made."""
+    clock = Clock()
+    reader = FakeReader(scene_detections(VALID_TABLE))
+    stream = RefereeStream(reader, Referee(find_preset("standard"), players=2), referee_id=1, clock=clock)
+    stream.names = {1: "Ann", 2: "Bo"}
+    show_table(stream, reader, VALID_TABLE, seconds=2.0)
+    assert stream.banner() is None and banner_colour(stream.overlay(frame(VALID_TABLE))) != (30, 140, 60)
+    show_table(stream, reader, PLAYED, seconds=2.0)
+    assert stream.banner() is not None
+    assert banner_words(stream.banner(), stream.names) == ("Ann: LEGAL - played o10 o11 o12", (30, 140, 60))
+    assert banner_colour(stream.overlay(frame(PLAYED))) == (30, 140, 60)
+    made = stream._banner[1]  # type: ignore[index]  # the fake clock stands still while frames are given
+    clock.now = made + 0.5
+    stream.moving = True  # a hand comes in at once: the call stays up a moment still
+    assert stream.banner() is not None
+    clock.now = made + 1.5  # ... then goes while the hand is in view
+    assert stream.banner() is None
+    stream.moving = False
+    show_table(stream, reader, BROKEN, seconds=2.0)
+    words, colour = banner_words(stream.banner(), stream.names)
+    assert words.startswith("Bo: NOT LEGAL - ") and colour == (190, 30, 30)
+    assert banner_colour(stream.overlay(frame(BROKEN))) == (190, 30, 30)
+    stream.override(True)  # a correction is drawn at once too
+    assert banner_words(stream.banner(), stream.names)[0].startswith("Bo: LEGAL (overridden)")
+    clock.now = stream._banner[1] + 19.0  # type: ignore[index]
+    assert stream.banner() is not None  # a still table: kept ...
+    clock.now += 2.0  # ... for 20 s
+    assert stream.banner() is None
+
+
+def test_the_banner_fits_any_picture_and_any_reason() -> None:
+    for width, height in ((320, 240), (1000, 750), (1920, 1080)):
+        canvas = np.zeros((height, width, 3), dtype=np.uint8)
+        draw_banner(canvas, "Seat 3: NOT LEGAL - " + "a set of two tiles · k12 k13 – " * 6, (190, 30, 30))
+        band = banner_height(height)
+        assert (canvas[band + 1 :] == 0).all()  # nothing drawn under the band
+        text = (canvas[:band, band:] == 255).all(axis=2)
+        assert text.any() and not text[:, -max(2, band // 4) :].any()  # white text, cut short before the edge
+
+
+def test_the_picture_sent_back_is_no_wider_than_the_camera_column() -> None:
+    """bench_referee_live: a 1000x750 picture drawn and encoded back at full size let the camera fall behind
+    (0.6-1.1 s by the end of a game); the camera column is about 720 pixels wide."""
+    stream = RefereeStream(FakeReader(scene_detections(VALID_TABLE)), Referee(players=2), referee_id=1)
+    assert stream.on_frame(np.zeros((750, 1000, 3), np.uint8)).shape == (540, 720, 3)
+    assert stream.on_frame(np.zeros((480, 640, 3), np.uint8)).shape == (480, 640, 3)  # never enlarged

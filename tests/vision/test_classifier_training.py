@@ -169,3 +169,30 @@ def test_a_checkpoint_given_as_model_is_fine_tuned_from_its_weights() -> None:
     started = fine_tune_weights("runs/detector/train/weights/best.pt")
     assert started is not None and started.endswith("runs/detector/train/weights/best.pt")
     assert Path(started).is_absolute()
+
+
+def test_real_photos_become_crops_with_no_up_direction_and_never_held_out(tmp_path: Path) -> None:
+    """Issue 37: real photos as a small share of the classifier's training (`--real`): each labelled tile
+    (polygon labels as ../shared/real-dev) gives `copies` crops; the label says no up direction, so the angle
+    is NaN (left out of the angle loss), and the scene index -1 keeps them out of the held-out renders."""
+    import cv2
+
+    from vision.training.classifier import CROP_SIZE, build_real_crops
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    image = np.full((300, 400, 3), (60, 120, 60), np.uint8)
+    cv2.rectangle(image, (40, 50), (80, 110), (235, 235, 225), -1)
+    cv2.rectangle(image, (200, 150), (240, 210), (235, 235, 225), -1)
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), image)
+    (tmp_path / "labels" / "a.txt").write_text(
+        "3 0.1 0.1667 0.2 0.1667 0.2 0.3667 0.1 0.3667\n52 0.5 0.5 0.1 0.2\n"
+    )
+    data = build_real_crops(tmp_path, seed=0, copies=3)
+    assert data["crops"].shape == (6, CROP_SIZE, CROP_SIZE, 3)
+    assert data["class_id"].tolist() == [3, 3, 3, 52, 52, 52]
+    assert np.isnan(data["angle"]).all() and (data["scene"] == -1).all()
+    assert not np.array_equal(data["crops"][0], data["crops"][1])  # jittered copies
+    (tmp_path / "labels" / "a.txt").unlink()
+    with pytest.raises(SystemExit, match="a.txt"):
+        build_real_crops(tmp_path, seed=0)

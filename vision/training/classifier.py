@@ -133,6 +133,46 @@ def build_crop_dataset(
     }
 
 
+def build_real_crops(
+    real_dir: Path, seed: int, copies: int = 1, side_extend: float = 0.0
+) -> dict[str, np.ndarray]:
+    """`copies` jittered crops of each labelled tile of real photos (`images/`, `labels/` as
+    `../shared/real-dev`: YOLO polygon lines; its known label errors corrected).
+
+    Real labels say no up direction: the angle is NaN and left out of the angle loss. Their scene index
+    is -1: never in the held-out crops that calibrate the temperature (those stay renders).
+
+    Raises:
+        SystemExit: no labelled photo in the folder.
+    """
+    from vision.evaluation.crops import IMAGE_SUFFIXES, fix_known_label_errors, polygon_label_boxes
+
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    class_ids: list[int] = []
+    images = sorted(p for p in (real_dir / "images").glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    for image_path in images:
+        label_path = real_dir / "labels" / (image_path.stem + ".txt")
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is None or not label_path.is_file():
+            raise SystemExit(f"{image_path}: unreadable or without {label_path.name}")
+        height, width = image.shape[:2]
+        truth, boxes = polygon_label_boxes(label_path.read_text(), width, height)
+        truth = fix_known_label_errors(image_path.name, truth, boxes)
+        for class_id, box in zip(truth, boxes, strict=True):
+            for _ in range(copies):
+                crops.append(cut_crop(image, jitter_box(tuple(box), rng, side_extend)))
+                class_ids.append(int(class_id))
+    if not crops:
+        raise SystemExit(f"no labelled photo under {real_dir}")
+    return {
+        "crops": np.stack(crops),
+        "class_id": np.array(class_ids, dtype=np.int64),
+        "angle": np.full(len(crops), np.nan, dtype=np.float32),
+        "scene": np.full(len(crops), -1, dtype=np.int64),
+    }
+
+
 def not_a_tile_boxes(
     scene: dict[str, Any],
     image: np.ndarray,
@@ -439,15 +479,18 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
     gemms = [(values[n.input[1]], values[n.input[2]]) for n in proto.graph.node if n.op_type == "Gemm"]
     blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
     if len(convs) != len(blocks) or len(gemms) != 2:
-        raise SystemExit(f"{path}: {len(convs)} convolutions and {len(gemms)} heads, the network has "
-                         f"{len(blocks)} and 2")
+        raise SystemExit(
+            f"{path}: {len(convs)} convolutions and {len(gemms)} heads, the network has {len(blocks)} and 2"
+        )
     kept_in = np.arange(3)
     pruned = []
     for block, (weight, bias) in zip(blocks, convs, strict=True):
         wanted = block[0].weight.shape[0]
         if wanted > weight.shape[0] or weight.shape[1] != 3 and weight.shape[1] < len(kept_in):
-            raise SystemExit(f"{path}: a convolution of shape {weight.shape} is narrower than the network's "
-                             f"{tuple(block[0].weight.shape)}")
+            raise SystemExit(
+                f"{path}: a convolution of shape {weight.shape} is narrower than the network's "
+                f"{tuple(block[0].weight.shape)}"
+            )
         strongest = np.sort(np.argsort(-np.abs(weight).sum(axis=(1, 2, 3)), kind="stable")[:wanted])
         pruned.append((weight[strongest][:, kept_in], bias[strongest]))
         kept_in = strongest
@@ -456,8 +499,10 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
     gemms = [(weight[:, columns], bias) for weight, bias in gemms]
     convs = pruned
     outputs: dict[int, list[torch.Tensor]] = {k: [] for k in range(len(blocks))}
-    hooks = [block[0].register_forward_hook(lambda _m, _i, out, k=k: outputs[k].append(out.detach()))
-             for k, block in enumerate(blocks)]
+    hooks = [
+        block[0].register_forward_hook(lambda _m, _i, out, k=k: outputs[k].append(out.detach()))
+        for k, block in enumerate(blocks)
+    ]
     with torch.no_grad():
         for block, (weight, bias) in zip(blocks, convs, strict=True):
             block[0].weight.copy_(torch.from_numpy(np.array(weight)))
@@ -507,6 +552,7 @@ def train(
     teacher: Any = None,
     distil: float = 0.5,
     init_onnx: Path | None = None,
+    real_val: dict[str, np.ndarray] | None = None,
 ) -> tuple[Any, float]:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
     model and the temperature that calibrates its scores on the held-out crops.
@@ -517,13 +563,14 @@ def train(
     With a `teacher` (`ensemble_teacher`), the class loss is `distil` x cross-entropy against the teacher's
     probabilities of the same augmented crops plus the rest against the labels: a smaller network learns
     to read as the shipped ensemble does. `init_onnx`: start from that exported classifier
-    (`init_from_onnx`) instead of random weights."""
+    (`init_from_onnx`) instead of random weights. `real_val` (`build_real_crops` of photos not trained on):
+    its crop accuracy is reported each epoch beside the renders'."""
     import torch
     import torch.nn.functional as F
 
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
-    is_val = data["scene"] % val_every == 0
+    is_val = (data["scene"] % val_every == 0) & (data["scene"] >= 0)  # scene -1: real crops, trained on
     train_crops = torch.from_numpy(data["crops"][~is_val])
     train_classes = torch.from_numpy(data["class_id"][~is_val])
     train_groups = torch.from_numpy(ink_groups(data["class_id"][~is_val]))
@@ -551,8 +598,10 @@ def train(
             raise SystemExit(f"nothing to resume: {checkpoint} does not exist")
         saved = torch.load(checkpoint, weights_only=False)
         if saved.get("epochs", epochs) != epochs:
-            raise SystemExit(f"{checkpoint} is a run of {saved['epochs']} epochs: resume it with --epochs "
-                             f"{saved['epochs']}")
+            raise SystemExit(
+                f"{checkpoint} is a run of {saved['epochs']} epochs: resume it with --epochs "
+                f"{saved['epochs']}"
+            )
         model.load_state_dict(saved["state"])
         if "optimizer" in saved:
             optimizer.load_state_dict(saved["optimizer"])
@@ -570,14 +619,15 @@ def train(
             inputs, angles = augment_batch(
                 train_crops[index], train_angles[index], generator, intrude, train_groups[index], ink_shift
             )
-            angle_targets = torch.from_numpy(angle_soft_labels(angles.numpy()))
+            angle_known = ~torch.isnan(angles)
+            angle_targets = torch.from_numpy(angle_soft_labels(np.nan_to_num(angles.numpy())))
             class_logits, angle_logits = model(inputs)
             loss = F.cross_entropy(class_logits, train_classes[index], label_smoothing=0.05)
             if teacher is not None:
                 taught = torch.from_numpy(teacher(inputs.numpy()))
                 soft = -(taught * F.log_softmax(class_logits, 1)).sum(1).mean()
                 loss = (1.0 - distil) * loss + distil * soft
-            is_tile = train_classes[index] != NOT_A_TILE_ID
+            is_tile = (train_classes[index] != NOT_A_TILE_ID) & angle_known
             if is_tile.any():
                 loss = loss + 0.3 * F.cross_entropy(angle_logits[is_tile], angle_targets[is_tile])
             optimizer.zero_grad()
@@ -595,10 +645,14 @@ def train(
         accuracy = float((class_probs.argmax(1) == val_classes).mean()) if len(val_crops) else float("nan")
         val_tiles = val_classes != NOT_A_TILE_ID
         angle_err = angle_error_deg(decode_angle(angle_probs[val_tiles]), val_angles[val_tiles])
+        real_note = ""
+        if real_val is not None:
+            real_probs, _ = evaluate_arrays(model, real_val["crops"])
+            real_note = f", real crops {float((real_probs.argmax(1) == real_val['class_id']).mean()):.4f}"
         print(
             f"epoch {epoch + 1} done: loss {loss_sum / max(1, steps_per_epoch):.4f}, held-out accuracy "
             f"{accuracy:.4f}, angle error median {np.median(angle_err):.1f} deg, >45 deg "
-            f"{float((angle_err > 45).mean()):.4f}, {time.time() - started:.0f}s",
+            f"{float((angle_err > 45).mean()):.4f}{real_note}, {time.time() - started:.0f}s",
             flush=True,
         )
         if checkpoint is not None:
@@ -719,9 +773,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--distil", type=float, default=0.5, help="weight of the teacher's loss, 0-1")
     parser.add_argument(
-        "--init-onnx", type=Path, default=None, metavar="CLASSIFIER_ONNX",
+        "--init-onnx",
+        type=Path,
+        default=None,
+        metavar="CLASSIFIER_ONNX",
         help="start from this exported classifier (same --width) instead of random weights",
     )
+    parser.add_argument(
+        "--real",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PHOTOS_DIR",
+        help="also train on the labelled tiles of these real photos (images/, labels/ as ../shared/real-dev)",
+    )
+    parser.add_argument(
+        "--real-val",
+        type=Path,
+        default=None,
+        metavar="PHOTOS_DIR",
+        help="real photos not trained on: their crop accuracy is reported each epoch",
+    )
+    parser.add_argument("--real-copies", type=int, default=6, help="jittered crops per real tile")
     parser.add_argument(
         "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
     )
@@ -781,6 +854,12 @@ def main(argv: list[str] | None = None) -> int:
         args.crops.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.crops, **data)
         print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
+    for real_dir in args.real:
+        real = build_real_crops(
+            real_dir, seed=args.seed, copies=args.real_copies, side_extend=args.side_extend
+        )
+        data = {key: np.concatenate([data[key], real[key]]) for key in data}
+        print(f"added {len(real['crops'])} crops of real photos from {real_dir}", flush=True)
     counts = np.bincount(data["class_id"], minlength=len(MODEL_CLASSES))
     print(
         f"crops per class: min {counts.min()} ({MODEL_CLASSES[counts.argmin()]}), max {counts.max()}, "
@@ -802,6 +881,7 @@ def main(argv: list[str] | None = None) -> int:
         teacher=ensemble_teacher(args.teacher, threads=args.threads) if args.teacher else None,
         distil=args.distil,
         init_onnx=args.init_onnx,
+        real_val=build_real_crops(args.real_val, seed=args.seed) if args.real_val else None,
     )
     export_onnx(
         model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}
