@@ -606,13 +606,10 @@ def figures(
                 "shown_text": None if shown is None else shown["text"],
             }
         )
-    # The call drawn on the picture: the first banner of its colour after it was judged (before the next).
+    # The call drawn on the picture: first at the server (the first frame handed back with its banner), then
+    # in the page (the first banner of its colour from then on, while no later call is drawn at the server).
     onsets = [(at - game_start, colour) for at, colour in live.get("banner", []) if colour != "none"]
-    for k, call in enumerate(live_calls):
-        until = live_calls[k + 1]["time_s"] if k + 1 < len(live_calls) else math.inf
-        colour = "drew" if call["action"] == "drew" else "legal" if call["legal"] else "illegal"
-        drawn = [at for at, seen in onsets if seen == colour and call["time_s"] - 0.2 <= at < until]
-        call["drawn_s"] = round(drawn[0], 3) if drawn else None
+    for call in live_calls:
         at_server = [
             at - game_start
             for at, drawn_call in live.get("server_banner", [])
@@ -621,6 +618,12 @@ def figures(
             and at - game_start >= call["time_s"] - 0.2
         ]
         call["drawn_at_server_s"] = round(at_server[0], 3) if at_server else None
+    for k, call in enumerate(live_calls):
+        later = [c["drawn_at_server_s"] for c in live_calls[k + 1 :] if c["drawn_at_server_s"] is not None]
+        colour = "drew" if call["action"] == "drew" else "legal" if call["legal"] else "illegal"
+        since, until = call["drawn_at_server_s"], min(later, default=math.inf)
+        drawn = [at for at, seen in onsets if since is not None and seen == colour and since <= at < until]
+        call["drawn_s"] = round(drawn[0], 3) if drawn else None
     # Each true turn: the live call that judged it, and its delays after the table settled.
     delays = []
     for i, j in pair_calls(turns, live_calls, EARLY_S, match_s):

@@ -271,6 +271,8 @@ class RefereeStream:
         call, since = banner
         shown_for = self.clock() - since
         if shown_for > BANNER_MAX_S or (shown_for > BANNER_MIN_S and self.moving):
+            if self._banner is banner:  # gone for good: a hand that stops a moment does not bring it back
+                self._banner = None
             return None
         return call
 

@@ -563,6 +563,8 @@ def test_each_call_is_drawn_on_the_picture_at_once_until_a_hand_comes_in() -> No
     assert stream.banner() is not None
     clock.now = made + 1.5  # ... then goes while the hand is in view
     assert stream.banner() is None
+    stream.moving = False  # the hand stops a moment over the table: the last call does not come back
+    assert stream.banner() is None
     stream.moving = False
     show_table(stream, reader, BROKEN, seconds=2.0)
     words, colour = banner_words(stream.banner(), stream.names)
