@@ -780,6 +780,14 @@ def main(argv: list[str] | None = None) -> int:
         help="start from this exported classifier (same --width) instead of random weights",
     )
     parser.add_argument(
+        "--add-render",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="RENDER_DIR",
+        help="renders whose crops are added to a loaded --crops cache (not saved into it)",
+    )
+    parser.add_argument(
         "--real",
         type=Path,
         action="append",
@@ -854,6 +862,17 @@ def main(argv: list[str] | None = None) -> int:
         args.crops.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.crops, **data)
         print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
+    if args.add_render:
+        added = build_crop_dataset(
+            args.add_render,
+            seed=args.seed + 1,
+            copies=args.copies,
+            side_extend=args.side_extend,
+            background_patches=args.background_patches,
+        )
+        added["scene"] += int(data["scene"].max()) + 1  # their own scenes, held out as the cache's are
+        data = {key: np.concatenate([data[key], added[key]]) for key in data}
+        print(f"added {len(added['crops'])} crops of {args.add_render}", flush=True)
     for real_dir in args.real:
         real = build_real_crops(
             real_dir, seed=args.seed, copies=args.real_copies, side_extend=args.side_extend
