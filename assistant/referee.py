@@ -323,7 +323,7 @@ class Referee:
             return None
         self._push_state()
         seat_note = self._take_seat(seat)
-        call = self._judge(reading, time_s, frame)
+        call = self._judge(reading, time_s, frame, seat)
         notes = (*corrected, *([seat_note] if seat_note else []))
         if notes:
             call = replace(call, reasons=(*call.reasons, *notes))
@@ -377,8 +377,9 @@ class Referee:
         self.history[-1] = call
         return call
 
-    def _judge(self, reading: _Reading, time_s: float, frame: int) -> Call:
-        """The call on a changed table, the state before it pushed; recorded."""
+    def _judge(self, reading: _Reading, time_s: float, frame: int, hand_seat: int | None = None) -> Call:
+        """The call on a changed table, the state before it pushed; recorded. `hand_seat`: the seat whose
+        hand the camera saw make the change, if known."""
         if self.pending and _tiles(reading.table) == _tiles(self.legal_table):
             penalty = self.rules.failed_move_penalty_tiles
             noun = "tile" if penalty == 1 else "tiles"
@@ -391,8 +392,8 @@ class Referee:
             self._pass_turn()
             return self._record(call)
         judgement = judge_table_turn(self.legal_table, reading.table, self.seat in self.opened, self.rules)
-        if self.pending and not judgement.legal and self._play_went_on(reading.table):
-            return self._record(self._after_a_doubtful_call(reading, time_s, frame))
+        if self.pending and not judgement.legal and self._play_went_on(reading.table, hand_seat):
+            return self._record(self._after_a_doubtful_call(reading, time_s, frame, hand_seat))
         call = self._call(PLAY, reading, judgement.legal, judgement.reasons, time_s, frame)
         self.reported_table = reading.table
         if judgement.legal:
@@ -401,25 +402,41 @@ class Referee:
             self.pending = True
         return self._record(call)
 
-    def _play_went_on(self, table: Table) -> bool:
+    def _play_went_on(self, table: Table, hand_seat: int | None = None) -> bool:
         """After an illegal call, the table was neither put back nor mended, but every set the call found
         wrong lies as it was and tiles changed elsewhere: the table took the call for a misread and the next
-        seat played (a player mends the set found wrong, and seldom plays on beside a breach left alone)."""
+        seat played (a player mends the set found wrong, and seldom plays on beside a breach left alone).
+
+        A call of tiles taken off the table (no set wrong) went on so when the tiles it found taken are
+        still gone and the hand came from another seat's side (rendered tuning game seed 1204 game 1: a blue
+        9 read as a joker for a moment was "taken off"; every later turn, whoever's hand made it, was then
+        called the same seat's and not legal)."""
         wrong = self._wrong_sets(self.reported_table)
         kept = Counter(_set_key(s) for s in table)
-        return bool(wrong) and all(kept[key] >= count for key, count in wrong.items())
+        if wrong:
+            return all(kept[key] >= count for key, count in wrong.items())
+        before = _tiles(self.reported_table)
+        taken = _tiles(self.legal_table) - before  # off the table since it was last legal
+        if not taken or hand_seat in (None, self.seat):
+            return False
+        now = _tiles(table)
+        return all(now[tile] <= before[tile] for tile in taken)
 
     def _wrong_sets(self, table: Table) -> Counter[tuple[Tile, ...]]:
         verdict = check_table(table, self.rules)
         return Counter(_set_key(v.tiles) for v in verdict.sets if not v.valid)
 
-    def _after_a_doubtful_call(self, reading: _Reading, time_s: float, frame: int) -> Call:
-        """The next seat's turn, judged against the last call's table, its wrong sets taken as they lie."""
+    def _after_a_doubtful_call(self, reading: _Reading, time_s: float, frame: int,
+                               hand_seat: int | None = None) -> Call:
+        """The next seat's turn (the hand's seat where the camera saw it), judged against the last call's
+        table, its wrong sets taken as they lie."""
         doubted = self.history[-1]
         if _tiles(doubted.table) != _tiles(self.legal_table):
             self.opened.add(self.seat)
         self.legal_table = self.reported_table
         self._pass_turn()
+        if hand_seat is not None and 1 <= hand_seat <= self.players:
+            self.seat = hand_seat
         # Judged against the last call's table: the sets it found wrong, left as they were, are not this
         # turn's (`judge_table_turn`).
         breaches = judge_table_turn(self.reported_table, reading.table, self.seat in self.opened,

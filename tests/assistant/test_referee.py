@@ -383,3 +383,34 @@ def test_a_hand_seen_from_another_seats_side_takes_the_turn_unless_a_table_waits
     assert bad is not None and not bad.legal and bad.seat == 3
     back = referee.observe(seen_table([[Tile.parse(t) for t in ("r10", "r11", "r12")]]), seat=1)
     assert back is not None and back.seat == 3 and back.action == "put back"
+
+
+def test_play_that_goes_on_from_another_side_after_a_tile_called_taken_takes_it_for_a_misread() -> None:
+    """Rendered tuning game seed 1204 game 1: a blue 9 read as a joker for a moment was called "taken off
+    the table"; every later turn, whoever's hand made it, was then called seat 2's and not legal."""
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12 | b9 r9 o9"))
+    referee.observe(table("k10 k11 k12 k13 | b9 r9 o9"), seat=1)
+    wrong = referee.observe(table("k10 k11 k12 k13 | J r9 o9 | b1 b2 b3"), seat=2)  # b9 misread as J
+    assert wrong is not None and not wrong.legal and [str(t) for t in wrong.removed] == ["b9"]
+    assert referee.pending and referee.seat == 2
+    # The same seat's hand again: still its turn to put the table back (no misread taken).
+    again = referee.observe(table("k10 k11 k12 k13 | J r9 o9 | b1 b2 b3 b4"), seat=2)
+    assert again is not None and not again.legal and again.seat == 2 and referee.pending
+    # Seat 1's hand plays beside it, the "taken" tile still gone: the call is taken for a misread.
+    call = referee.observe(table("k10 k11 k12 k13 | J r9 o9 | b1 b2 b3 b4 | o5 o6 o7"), seat=1)
+    assert call is not None and call.legal and call.seat == 1
+    assert [str(t) for t in call.added] == ["o5", "o6", "o7"] and "misread" in call.reasons[-1]
+    assert referee.seat == 2 and not referee.pending
+
+
+def test_a_tile_taken_and_kept_off_with_no_other_hand_seen_stays_the_seats_to_put_back() -> None:
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12 k13"))
+    wrong = referee.observe(table("k10 k11 k12 | r1 r2 r3"))  # seat 1 took k13 off
+    assert wrong is not None and not wrong.legal
+    for seat in (None, 1):  # no hand seen, or seat 1's own: no misread
+        call = referee.observe(table("k10 k11 k12 | r1 r2 r3 | o4 o5 o6"), seat=seat)
+        assert call is not None and not call.legal and call.seat == 1 and referee.pending
+        referee.override(False)
+        referee.observe(table("k10 k11 k12 | r1 r2 r3"))
