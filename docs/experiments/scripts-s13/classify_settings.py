@@ -60,6 +60,9 @@ def main() -> None:
             return mine if mine.is_file() and filename != "tile_detector.onnx" else shipped_path(filename)
 
         reader.model_path = classifier_module.model_path = model_path  # type: ignore[attr-defined]
+        from vision import confidence as confidence_module
+
+        confidence_module.model_path = model_path  # DIR's confidence.json too (fourteenth session)
     if args.time:
         import numpy as np
 
