@@ -863,12 +863,18 @@ def main(argv: list[str] | None = None) -> int:
         np.savez(args.crops, **data)
         print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
     if args.add_render:
+        negatives = None
+        if args.hard_negatives:
+            from vision.detector import TileDetector
+
+            negatives = TileDetector(args.hard_negatives, threads=args.threads)
         added = build_crop_dataset(
             args.add_render,
             seed=args.seed + 1,
             copies=args.copies,
             side_extend=args.side_extend,
             background_patches=args.background_patches,
+            detector=negatives,
         )
         added["scene"] += int(data["scene"].max()) + 1  # their own scenes, held out as the cache's are
         data = {key: np.concatenate([data[key], added[key]]) for key in data}

@@ -48,7 +48,16 @@ def main() -> None:
     parser.add_argument("--time", metavar="IMAGE")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--models", type=Path, help="classifier files and classifiers.json from here")
+    parser.add_argument("--not-a-tile", type=float, help="a crop read not a tile above this is left out")
     args, rest = parser.parse_known_args()
+    if args.not_a_tile is not None:
+        plain_init = reader.TileReader.__init__
+
+        def init(self: Any, *given: Any, **named: Any) -> None:
+            named.setdefault("not_a_tile_above", args.not_a_tile)
+            plain_init(self, *given, **named)
+
+        reader.TileReader.__init__ = init  # type: ignore[method-assign]
     if args.models is not None:
         from vision import classifier as classifier_module
         from vision import onnx_models
