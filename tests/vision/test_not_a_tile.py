@@ -11,7 +11,7 @@ from tiny_models import brightness_classifier
 from assistant.tiles import CLASS_INDEX
 from vision.classifier import CropReadings, TileClassifier
 from vision.detections import Detections
-from vision.reader import SURE_DETECTION_ABOVE, TileReader
+from vision.reader import NOT_A_TILE_ABOVE, SURE_DETECTION_ABOVE, TileReader
 
 
 class _BoxesDetector:
@@ -99,7 +99,7 @@ def test_a_box_the_detector_is_sure_of_needs_a_surer_not_a_tile_to_be_left_out(f
     boxes = np.array([*row, [200, 100, 235, 150]], np.float32)
     sure, unsure = SURE_DETECTION_ABOVE + 0.1, SURE_DETECTION_ABOVE - 0.2
     detector = _ScoredDetector(boxes, [sure, sure, unsure, unsure, sure])
-    reader = TileReader(detector, _NotTileScores([0.6, 0.85, 0.6, 0.4, 0.6]))  # type: ignore[arg-type]
+    reader = TileReader(detector, _NotTileScores([0.6, 0.85, 0.6, NOT_A_TILE_ABOVE - 0.1, 0.6]))  # type: ignore[arg-type]
     found = reader.read(frame)
     # A sure box read 0.6 "not a tile" under another box is kept (a tile half hidden by another); 0.85 is
     # left out; so are an unsure box at 0.6, and a sure one at 0.6 that no box overlaps.
