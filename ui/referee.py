@@ -403,7 +403,7 @@ def banner_words(call: Call, names: dict[int, str]) -> tuple[str, tuple[int, int
     if call.action == DREW:
         return f"{who} drew a tile", BANNER_COLOURS[DREW]
     corrected = " (overridden)" if call.overridden else ""
-    what = "put the table back" if call.action == PUT_BACK else _played(call)
+    what = _done(call)
     if call.legal:
         return f"{who}: LEGAL{corrected} - {what}", BANNER_COLOURS["legal"]
     why = call.reasons[0] if call.reasons else what
@@ -825,7 +825,7 @@ def verdict_box(call: Call, names: dict[int, str]) -> None:
         st.markdown(f"## :green[:material/check_circle: Legal{corrected}]")
     else:
         st.markdown(f"## :red[:material/cancel: Not legal{corrected}]")
-    what = "put the table back" if call.action == PUT_BACK else _played(call)
+    what = _done(call)
     st.markdown(f"**Turn {call.turn} · {who}** {what}")
     if call.reasons:
         lines = "\n".join(f"- {reason}" for reason in call.reasons)
@@ -834,6 +834,11 @@ def verdict_box(call: Call, names: dict[int, str]) -> None:
         st.warning(f"Penalty: {who} draws {helpers.counted(call.penalty_tiles, 'tile')}.")
     for note in call.unsure:
         st.warning(f"Check this tile: {note}")
+
+
+def _done(call: Call) -> str:
+    """What the turn did, in a few words: put the table back, or played and took which tiles."""
+    return "put the table back" if call.action == PUT_BACK else _played(call)
 
 
 def _played(call: Call) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,6 +119,32 @@ class CropScores:
         )
 
 
+def labelled_photos(
+    real_dir: Path, raw_labels: bool = False
+) -> Iterator[tuple[Path, np.ndarray, np.ndarray, np.ndarray]]:
+    """(image path, BGR image, class ids, pixel xyxy boxes) of each photo of a folder with images/ and labels/
+    (as ../shared/real-dev), by name; known label errors corrected unless `raw_labels`.
+
+    Raises:
+        SystemExit: no images, a photo without its label file, or one that cannot be read.
+    """
+    images = sorted(p for p in (real_dir / "images").glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not images:
+        raise SystemExit(f"no images under {real_dir / 'images'}")
+    for image_path in images:
+        label_path = real_dir / "labels" / (image_path.stem + ".txt")
+        if not label_path.is_file():
+            raise SystemExit(f"no label file {label_path.name} for {image_path.name}")
+        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SystemExit(f"cannot read {image_path}")
+        height, width = image.shape[:2]
+        truth, boxes = polygon_label_boxes(label_path.read_text(), width, height)
+        if not raw_labels:
+            truth = fix_known_label_errors(image_path.name, truth, boxes)
+        yield image_path, image, truth, boxes
+
+
 def evaluate(
     real_dir: Path, classifier: TileClassifier, errors_dir: Path | None = None, raw_labels: bool = False
 ) -> dict[str, CropScores]:
@@ -126,23 +153,10 @@ def evaluate(
     Raises:
         SystemExit: the folder has no images/ and labels/.
     """
-    images = sorted(p for p in (real_dir / "images").glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-    if not images:
-        raise SystemExit(f"no images under {real_dir / 'images'}")
     scores: dict[str, CropScores] = {"all": CropScores()}
     if errors_dir is not None:
         errors_dir.mkdir(parents=True, exist_ok=True)
-    for image_path in images:
-        label_path = real_dir / "labels" / (image_path.stem + ".txt")
-        if not label_path.is_file():
-            raise SystemExit(f"no label file for {image_path.name}")
-        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SystemExit(f"cannot read {image_path}")
-        height, width = image.shape[:2]
-        truth, boxes = polygon_label_boxes(label_path.read_text(), width, height)
-        if not raw_labels:
-            truth = fix_known_label_errors(image_path.name, truth, boxes)
+    for image_path, image, truth, boxes in labelled_photos(real_dir, raw_labels):
         topk, _, _ = classifier.classify(image, boxes)
         series = image_path.name.split("-")[0]
         group = scores.setdefault(series, CropScores())

@@ -143,22 +143,14 @@ def build_real_crops(
     is -1: never in the held-out crops that calibrate the temperature (those stay renders).
 
     Raises:
-        SystemExit: no labelled photo in the folder.
+        SystemExit: no labelled photo in the folder, or one without its label file (`labelled_photos`).
     """
-    from vision.evaluation.crops import IMAGE_SUFFIXES, fix_known_label_errors, polygon_label_boxes
+    from vision.evaluation.crops import labelled_photos
 
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     class_ids: list[int] = []
-    images = sorted(p for p in (real_dir / "images").glob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
-    for image_path in images:
-        label_path = real_dir / "labels" / (image_path.stem + ".txt")
-        image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        if image is None or not label_path.is_file():
-            raise SystemExit(f"{image_path}: unreadable or without {label_path.name}")
-        height, width = image.shape[:2]
-        truth, boxes = polygon_label_boxes(label_path.read_text(), width, height)
-        truth = fix_known_label_errors(image_path.name, truth, boxes)
+    for _, image, truth, boxes in labelled_photos(real_dir):
         for class_id, box in zip(truth, boxes, strict=True):
             for _ in range(copies):
                 crops.append(cut_crop(image, jitter_box(tuple(box), rng, side_extend)))
@@ -838,6 +830,11 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict(saved["state"])
         export_onnx(model.eval(), args.out, metadata | {"epochs_trained": str(saved["epoch"])})
         return 0
+    negatives = None  # the detector whose boxes where no tile lies are learned as not a tile
+    if args.hard_negatives and (args.add_render or not args.crops.exists()):
+        from vision.detector import TileDetector
+
+        negatives = TileDetector(args.hard_negatives, threads=args.threads)
     if args.crops.exists():
         with np.load(args.crops) as cached:
             data = {key: cached[key] for key in cached.files}
@@ -845,11 +842,6 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if not args.render:
             parser.error("--render is needed to cut the crop cache")
-        detector = None
-        if args.hard_negatives:
-            from vision.detector import TileDetector
-
-            detector = TileDetector(args.hard_negatives, threads=args.threads)
         data = build_crop_dataset(
             args.render,
             seed=args.seed,
@@ -857,17 +849,12 @@ def main(argv: list[str] | None = None) -> int:
             max_scenes=args.max_scenes,
             side_extend=args.side_extend,
             background_patches=args.background_patches,
-            detector=detector,
+            detector=negatives,
         )
         args.crops.parent.mkdir(parents=True, exist_ok=True)
         np.savez(args.crops, **data)
         print(f"cut {len(data['crops'])} crops into {args.crops} in {time.time() - started:.0f}s", flush=True)
     if args.add_render:
-        negatives = None
-        if args.hard_negatives:
-            from vision.detector import TileDetector
-
-            negatives = TileDetector(args.hard_negatives, threads=args.threads)
         added = build_crop_dataset(
             args.add_render,
             seed=args.seed + 1,
