@@ -311,16 +311,15 @@ class Referee:
             self.start(best)
             return None
         corrected = self._read_again(read_again)
-        if _tiles(best) == _tiles(self.reported_table):
-            # The same tiles, grouped alike or not: no turn. Sets are told apart by gaps of a few millimetres,
-            # and a hand that straightens tiles moves them (rendered game seed 702 game 2: a nudge after an
-            # illegal call was called a second illegal turn). A rearrangement that adds no tile goes unsaid.
-            return None
         reading = self._reading_for(seen, joinable)
-        self.reading = reading.table
-        if _tiles(reading.table) == _tiles(self.reported_table):
-            # Only a doubtful tile differs from the table as it was: no turn.
+        if _tiles(reading.table) == _tiles(self.reported_table) and not self._moved_into_a_wrong_set(reading):
+            # The same tiles (or only a doubtful tile differs), grouped alike or not: no turn. Sets are told
+            # apart by gaps of a few millimetres, and a hand that straightens tiles moves them (rendered game
+            # seed 702 game 2: a nudge after an illegal call was called a second illegal turn).
+            if _tiles(best) != _tiles(self.reported_table):
+                self.reading = reading.table
             return None
+        self.reading = reading.table
         self._push_state()
         seat_note = self._take_seat(seat)
         call = self._judge(reading, time_s, frame, seat)
@@ -329,6 +328,18 @@ class Referee:
             call = replace(call, reasons=(*call.reasons, *notes))
             self.history[-1] = call
         return call
+
+    def _moved_into_a_wrong_set(self, reading: _Reading) -> bool:
+        """Whether the table, holding the tiles it held, had them moved from a legal table into a set that
+        is not valid however its doubtful tiles or gaps are read: the seat moved table tiles and has not
+        (yet) laid the tile that mends them (rendered tuning game seed 1205 game 0, turn 11: o10 J o12 o13
+        split to lay b13 beside o13 J a turn later; the table between was not called). Not so for the same
+        sets, sets only split or joined where they lie (a nudge), or a table already called wrong."""
+        if self.pending:
+            return False
+        if Counter(_set_key(s) for s in reading.table) == Counter(_set_key(s) for s in self.reported_table):
+            return False
+        return bool(self._wrong_sets(reading.table) - self._wrong_sets(self.reported_table))
 
     def _read_again(self, pairs: Sequence[tuple[Tile, Tile]]) -> list[str]:
         """The tables before with each tile read again as it reads now (where the table held it, and the

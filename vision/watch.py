@@ -43,6 +43,9 @@ three turns wrong)."""
 MISSED_IOU_BELOW = 0.3
 """A remembered tile is missed when no box of the frame overlaps its place this much."""
 
+SLIDE_REACH_TILES = 2.5
+"""A tile slid along its set into a taken tile's place comes from at most this many tile lengths away."""
+
 MISSED_CONFIDENCE = 0.5
 """The detector score given to a tile added back from memory (it was not detected this time)."""
 
@@ -144,6 +147,8 @@ class TileMemory:
         overlap = (box_iou(detections.xyxy, np.array([t.box for t in previous]))
                    if previous else np.zeros((len(detections), 0)))
         taken: set[int] = set()
+        vanished = (np.flatnonzero(overlap.max(axis=0) < MISSED_IOU_BELOW).tolist()
+                    if overlap.shape[1] else [])
         for row in range(len(detections)):
             now: Counter[int] = Counter({int(c): float(s) for c, s in zip(ids[row], scores[row], strict=True)
                                          if c != UNKNOWN_CLASS})
@@ -152,6 +157,8 @@ class TileMemory:
                 if (best not in taken and overlap[row, best] >= self.same_place_iou
                         and float(looks[row] @ previous[best].look) >= self.same_look_above
                         and self._same_ink(inks[row], previous[best].ink)):
+                    best = self._slid_in(row, best, now, detections.xyxy, looks, inks, previous,
+                                         [v for v in vanished if v not in taken])
                     taken.add(best)
                     was = previous[best].scores.most_common(1)[0][0] if previous[best].scores else None
                     now = previous[best].scores + now
@@ -170,6 +177,32 @@ class TileMemory:
                     ids[row, col], scores[row, col] = cid, score / total
         self._tiles = remembered
         return detections.with_readings(ids, scores, np.asarray(detections.angle))
+
+    def _slid_in(self, row: int, place: int, now: Counter[int], xyxy: np.ndarray, looks: np.ndarray,
+                 inks: np.ndarray, previous: list[_Remembered], vanished: list[int]) -> int:
+        """The remembered tile that box `row` is: the one that lay in its place, or a like one close by
+        whose place is bare now and whose identity the box reads better: a tile taken out of a set's middle,
+        and the next one slid into its place (rendered tuning game seed 1206 game 2: r5 slid into r4's
+        place kept r4's identity, so "r5 was taken" and r4 put back were called)."""
+        def identity(tile: _Remembered) -> int | None:
+            return tile.scores.most_common(1)[0][0] if tile.scores else None
+
+        held = identity(previous[place])
+        box = np.asarray(xyxy[row], np.float64)
+        reach = SLIDE_REACH_TILES * max(box[2] - box[0], box[3] - box[1])
+        centre = (box[:2] + box[2:]) / 2
+        options = []
+        for other in vanished:
+            tile = previous[other]
+            was = identity(tile)
+            if was is None or was == held or now[was] <= (now[held] if held is not None else 0.0):
+                continue
+            their = np.asarray(tile.box, np.float64)
+            if (np.linalg.norm((their[:2] + their[2:]) / 2 - centre) <= reach
+                    and float(looks[row] @ tile.look) >= self.same_look_above
+                    and self._same_ink(inks[row], tile.ink)):
+                options.append((now[was], other))
+        return max(options)[1] if options else place
 
     def _same_ink(self, ink: np.ndarray, other: np.ndarray) -> bool:
         if np.isnan(ink).any() or np.isnan(other).any():

@@ -414,3 +414,46 @@ def test_a_tile_taken_and_kept_off_with_no_other_hand_seen_stays_the_seats_to_pu
         assert call is not None and not call.legal and call.seat == 1 and referee.pending
         referee.override(False)
         referee.observe(table("k10 k11 k12 | r1 r2 r3"))
+
+
+def test_table_tiles_moved_into_a_set_that_is_not_valid_are_called_not_legal() -> None:
+    # Rendered tuning game seed 1205 game 0, turn 11: seat 1 split a set for a rack tile it laid only a
+    # turn later; the table between, the same tiles in a set that is not valid, was not called.
+    referee = Referee(players=2)
+    referee.observe(table("k10 k11 k12 k13 | r5 r6 r7"))
+    call = referee.observe(table("k10 k11 k12 | k13 | r5 r6 r7"))
+    assert call is not None and call.action == "play" and not call.legal
+    assert call.added == () and call.removed == () and call.seat == 1
+    assert any("(k13)" in reason for reason in call.reasons)
+    mended = referee.observe(table("k10 k11 k12 | k13 r13 b13 | r5 r6 r7"))
+    assert mended is not None and mended.legal and mended.seat == 1
+    assert sorted(str(t) for t in mended.added) == ["b13", "r13"]
+
+
+def test_a_nudge_that_splits_a_set_where_it_lies_is_no_turn() -> None:
+    # The row read as two sets lying end to end (`joinable`): the same set, a gap the camera saw.
+    referee = Referee()
+    referee.observe(table("r3 r4 r5 r6 | k1 k2 k3"))
+    assert referee.observe(table("r3 r4 | r5 r6 | k1 k2 k3"), joinable=[(0, 1)]) is None
+    assert referee.history == []
+
+
+def test_tiles_moved_on_a_table_already_called_wrong_are_no_second_call() -> None:
+    referee = Referee()
+    referee.observe(table("r3 r4 r5 r6"))
+    wrong = referee.observe(table("r3 r4 r5 r6 | k1 k2"))
+    assert wrong is not None and not wrong.legal
+    assert referee.observe(table("r3 r4 | r5 r6 | k1 k2")) is None
+
+
+def test_table_tiles_moved_into_a_wrong_set_are_called_with_a_doubtful_tile_among_them() -> None:
+    # Tuning game seed 1205 game 0, turn 11 as the camera read it: o10 moved to o11 o12 o13 read o11 (0.85,
+    # runner-up o10), so only the doubtful tile differed, and the split left o13 J alone.
+    referee = Referee(players=3)
+    referee.observe(table("o11 o12 o13 | o10 J o12 o13 | k12 b12 r12"))
+    seen = [[doubtful("o11", 0.85, ("o10", 0.1)), SeenTile(T("o11")), SeenTile(T("o12")), SeenTile(T("o13"))],
+            [SeenTile(T(t)) for t in ("k12", "b12", "r12", "o12")], [SeenTile(T("o13")), SeenTile(T("J"))]]
+    call = referee.observe(seen)
+    assert call is not None and not call.legal and call.added == () and call.removed == ()
+    assert any("(o13 J)" in reason for reason in call.reasons)
+
