@@ -119,9 +119,10 @@ class MotionWatch:
 
     def new_picture(self) -> None:
         """The camera's picture changed its size (a stream's quality): frames of the other size, blurred or
-        encoded otherwise, are no picture of the still table to compare with; the next settled table is."""
+        encoded otherwise, are no picture of the still table to compare with; the next settled table is.
+        The frame before stays: both are compared at MOTION_SIZE, blurred, where the sharper picture hardly
+        differs (a frame taken for motion only restarts the still time)."""
         self.reference = None
-        self._last = None
 
     def look(self, frame: np.ndarray, time_s: float | None = None) -> Look:
         """What `frame` shows; `time_s` its time in the video (default: 5 frames a second)."""

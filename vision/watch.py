@@ -544,8 +544,16 @@ class GameWatcher:
             # call of every tile on the table where the memory lost them all).
             self.memory.rescale(size[0] / self._frame_size[0], size[1] / self._frame_size[1])
             self.motion.new_picture()
-            if self._still_since is not None:
+            if self._settled:
                 self._unsettle(time_s)
+            else:
+                # The table stays as still as it was: only the reads at the other size are dropped. With
+                # the still time started again, a switch as a hand left (Chromium: 14 s into a game) let
+                # the next hand come before the turn settled; two turns read as one, every later call went
+                # to the wrong seat (`size_switch.py`, tuning game 1202-0: 13 of 13 -> 1 of 13).
+                self._reads = 0
+                self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
+                self._voted = Detections.empty()
         self._frame_size = size
         look = self.motion.look(frame, time_s)
         if look.hand_in_view:

@@ -554,3 +554,33 @@ def test_a_picture_grown_sharper_mid_game_is_no_hand_over_the_table() -> None:
         (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
     hand_left = 2 * 3.0 + 2.0  # the third step's hand left at 8 s of frames
     assert calls[1][0] <= hand_left + 1.0 + 0.5  # judged a settle time after, not seconds later
+
+
+def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_time_again() -> None:
+    """Chromium's stream grew 500x375 -> 750x561 as a hand had just left (bench_referee_live, 14 s into a
+    game): the still time started again at the switch, the next hand came before the turn settled, and the
+    two turns were read as one (`size_switch.py`, tuning game 1202-0 switched as its second hand left:
+    13 of 13 calls right -> 1 of 13)."""
+    reader = ScaledReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    first = ["k1 k2 k3"]
+    second = ["k1 k2 k3", "r9 r10 r11"]
+    third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
+    # (table, hand frames first, still frames at scale 0.5, still frames after the switch to 0.75)
+    steps = [(first, 0, 10, 0), (second, 8, 3, 3), (third, 8, 0, 10)]
+    calls, t, index = [], 0.0, 0
+    for rows, hand_frames, small_frames, larger_frames in steps:
+        reader.now = detections_of(rows)
+        for hand, scale, frames in ((True, 0.5 if small_frames else 0.75, hand_frames),
+                                    (False, 0.5, small_frames), (False, 0.75, larger_frames)):
+            for _ in range(frames):
+                frame = table_frame(rows)
+                frame = with_hand(frame) if hand else frame
+                frame = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
+                event = watcher.update(frame, t, index)
+                if event.call is not None:
+                    calls.append(event.call)
+                t, index = t + 0.2, index + 1
+    # the hand of the second step left 1.2 s before the third's came: settled at 1.0 s, the switch at 0.6
+    assert [(c.seat, [str(x) for x in c.added]) for c in calls] == [
+        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
