@@ -19,4 +19,3 @@ nice -n 5 $PY -m vision.evaluation.real_racks /work/shared/real-racks --detector
   --json $S/fig/$name-racks.json > $S/fig/$name-racks.txt
 nice -n 5 $PY -m vision.evaluation.scenes $S/holdout --detector "$det" --json $S/fig/$name-holdout.json \
   > $S/fig/$name-holdout.txt
-cp /work/runs/size-exp/fig/s14-v18-nat04-time.txt $S/fig/$name-time.txt  # classify stage: same classifiers

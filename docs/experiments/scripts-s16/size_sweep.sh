@@ -6,6 +6,6 @@ for g in tune/seed1200-p2/game-000 tune/seed1201-p3/game-001 tune/seed1202-p2/ga
   v=/work/runs/referee-videos/$g.mp4
   sw=$(python3 -c "import json; t=json.load(open('${v%.mp4}.json'))['turns']; print(t[1]['still_s']+0.3, t[4]['still_s']+0.3)")
   for root in "$@"; do
-    echo "$g $root: $(PYTHONPATH=$root timeout 900 .venv/bin/python /work/runs/s17/size_switch.py $v $sw --blur 2>&1 | grep '^switch')"
+    echo "$g $root: $(PYTHONPATH=$root timeout 900 .venv/bin/python docs/experiments/scripts-s16/size_switch.py $v $sw --blur 2>&1 | grep '^switch')"
   done
 done

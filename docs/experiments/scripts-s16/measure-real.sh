@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# the real parts of measure-det.sh: NAME DET
+set -euo pipefail
+cd /work/main
+S=/work/runs/size-exp; PY=.venv/bin/python; name=$1 det=$2
+for half in measure train; do
+  nice -n 5 $PY -m vision.evaluation.reading --images /work/runs/real-dev-$half/images \
+    --labels /work/runs/real-dev-$half/labels --fix-known-errors --detector "$det" \
+    --json $S/fig/$name-dev$half.json > $S/fig/$name-dev$half.txt
+done
+nice -n 5 $PY -m vision.evaluation.real_racks /work/shared/real-racks --detector "$det" --errors \
+  --json $S/fig/$name-racks.json > $S/fig/$name-racks.txt
