@@ -492,6 +492,25 @@ class ScaledReader(ScriptedReader):
         return dataclasses.replace(now, xyxy=np.asarray(now.xyxy, np.float32) * scale)
 
 
+@dataclasses.dataclass
+class ScaledPlay:
+    """Frames of the test's table, drawn at 640 x 480 and resized, given to a watcher 5 a second."""
+
+    watcher: GameWatcher
+    time_s: float = 0.0
+    index: int = 0
+    calls: list = dataclasses.field(default_factory=list)
+
+    def frames(self, rows: list[str], count: int, scale: float, hand: bool = False) -> None:
+        for _ in range(count):
+            frame = with_hand(table_frame(rows)) if hand else table_frame(rows)
+            frame = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
+            event = self.watcher.update(frame, self.time_s, self.index)
+            if event.call is not None:
+                self.calls.append(event.call)
+            self.time_s, self.index = self.time_s + 0.2, self.index + 1
+
+
 def test_a_stream_that_changes_its_picture_size_keeps_the_tiles_it_saw() -> None:
     """bench_referee_live: Chromium's WebRTC stream came at 500x375, then 750x561, then 1000x750; the watcher
     lost every tile it remembered when the size changed."""
@@ -507,19 +526,12 @@ def test_a_stream_that_changes_its_picture_size_keeps_the_tiles_it_saw() -> None
         (["k8 b8 o8", "r9 r10 r11 | o4 o5 o6"],
          detections_of(["k8 r8 o8", "r9 r10 r11 | o4 o5 o6"], misread), 1.5, True),
     ]
-    calls, t, index = [], 0.0, 0
+    played = ScaledPlay(watcher)
     for rows, read, scale, hand_first in steps:
         reader.now = read
-        for hand, frames in ((True, 10 if hand_first else 0), (False, 40)):
-            for _ in range(frames):
-                frame = table_frame(rows)
-                frame = with_hand(frame) if hand else frame
-                frame = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
-                event = watcher.update(frame, t, index)
-                if event.call is not None:
-                    calls.append(event.call)
-                t, index = t + 0.2, index + 1
-    assert [(c.seat, c.legal, [str(x) for x in c.added], c.removed) for c in calls] == [
+        played.frames(rows, 10 if hand_first else 0, scale, hand=True)
+        played.frames(rows, 40, scale)
+    assert [(c.seat, c.legal, [str(x) for x in c.added], c.removed) for c in played.calls] == [
         (1, True, ["r9", "r10", "r11"], ()),
         (2, True, ["o4", "o5", "o6"], ()),
     ]
@@ -568,19 +580,12 @@ def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_tim
     third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
     # (table, hand frames first, still frames at scale 0.5, still frames after the switch to 0.75)
     steps = [(first, 0, 10, 0), (second, 8, 3, 3), (third, 8, 0, 10)]
-    calls, t, index = [], 0.0, 0
+    played = ScaledPlay(watcher)
     for rows, hand_frames, small_frames, larger_frames in steps:
         reader.now = detections_of(rows)
-        for hand, scale, frames in ((True, 0.5 if small_frames else 0.75, hand_frames),
-                                    (False, 0.5, small_frames), (False, 0.75, larger_frames)):
-            for _ in range(frames):
-                frame = table_frame(rows)
-                frame = with_hand(frame) if hand else frame
-                frame = cv2.resize(frame, (int(W * scale), int(H * scale)), interpolation=cv2.INTER_AREA)
-                event = watcher.update(frame, t, index)
-                if event.call is not None:
-                    calls.append(event.call)
-                t, index = t + 0.2, index + 1
+        played.frames(rows, hand_frames, 0.5 if small_frames else 0.75, hand=True)
+        played.frames(rows, small_frames, 0.5)
+        played.frames(rows, larger_frames, 0.75)
     # the hand of the second step left 1.2 s before the third's came: settled at 1.0 s, the switch at 0.6
-    assert [(c.seat, [str(x) for x in c.added]) for c in calls] == [
+    assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
         (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]

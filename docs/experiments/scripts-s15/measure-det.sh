@@ -7,15 +7,6 @@
 #   bash docs/experiments/scripts-s15/measure-det.sh NAME DETECTOR.onnx
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-S=/work/runs/size-exp
-PY=.venv/bin/python
-name=$1 det=$2
-for half in measure train; do
-  nice -n 5 $PY -m vision.evaluation.reading --images /work/runs/real-dev-$half/images \
-    --labels /work/runs/real-dev-$half/labels --fix-known-errors --detector "$det" \
-    --json $S/fig/$name-dev$half.json > $S/fig/$name-dev$half.txt
-done
-nice -n 5 $PY -m vision.evaluation.real_racks /work/shared/real-racks --detector "$det" --errors \
-  --json $S/fig/$name-racks.json > $S/fig/$name-racks.txt
-nice -n 5 $PY -m vision.evaluation.scenes $S/holdout --detector "$det" --json $S/fig/$name-holdout.json \
-  > $S/fig/$name-holdout.txt
+# the real photos, then the hold-out renders (the two parts, also run alone, in ../scripts-s16)
+bash docs/experiments/scripts-s16/measure-real.sh "$1" "$2"
+bash docs/experiments/scripts-s16/measure-holdout.sh "$1" "$2"

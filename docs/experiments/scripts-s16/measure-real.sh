@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# the real parts of measure-det.sh: NAME DET
+# The real photos of ../scripts-s15/measure-det.sh: real-dev-measure, real-dev-train, real-racks. NAME DET
 set -euo pipefail
-cd /work/main
+cd "$(dirname "$0")/../../.."
 S=/work/runs/size-exp; PY=.venv/bin/python; name=$1 det=$2
 for half in measure train; do
   nice -n 5 $PY -m vision.evaluation.reading --images /work/runs/real-dev-$half/images \
