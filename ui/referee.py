@@ -143,11 +143,18 @@ def stored_sides(state: dict[str, Any], players: int) -> SeatSides:
 
 
 def shown_size(image: np.ndarray) -> np.ndarray:
-    """`image` made at most `SHOWN_WIDTH` wide (never enlarged)."""
+    """`image` made at most `SHOWN_WIDTH` wide (never enlarged). By width, where `ui.helpers.fit_for_screen`
+    bounds the long side: the camera column is as wide whatever the camera's shape; bilinear, as it runs for
+    every frame."""
     if image.shape[1] <= SHOWN_WIDTH:
         return image
     height = round(image.shape[0] * SHOWN_WIDTH / image.shape[1])
     return cv2.resize(image, (SHOWN_WIDTH, height), interpolation=cv2.INTER_LINEAR)
+
+
+def shown_rgb(frame_bgr: np.ndarray) -> np.ndarray:
+    """A camera frame as shown, drawn on nothing: `shown_size`, in RGB."""
+    return cv2.cvtColor(shown_size(frame_bgr), cv2.COLOR_BGR2RGB)
 
 
 class RefereeStream:
@@ -261,13 +268,13 @@ class RefereeStream:
                 verdicts = [None if verdict is None else verdict.valid for verdict in layout.verdicts]
                 canvas = shown_size(annotate(photos.PhotoReading(frame=image, layout=layout), verdicts))
             else:
-                canvas = cv2.cvtColor(shown_size(image), cv2.COLOR_BGR2RGB)
+                canvas = shown_rgb(image)
             shown = self.banner()
             if shown is not None:
                 draw_banner(canvas, *banner_words(shown, self.names))
                 return draw_rate(canvas, self.fps, top=banner_height(canvas.shape[0]))
         except Exception:  # a failing frame must not stop the stream
-            canvas = cv2.cvtColor(shown_size(image), cv2.COLOR_BGR2RGB)
+            canvas = shown_rgb(image)
         return draw_rate(canvas, self.fps)
 
     def banner(self) -> Call | None:

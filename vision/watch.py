@@ -551,9 +551,7 @@ class GameWatcher:
                 # the still time started again, a switch as a hand left (Chromium: 14 s into a game) let
                 # the next hand come before the turn settled; two turns read as one, every later call went
                 # to the wrong seat (`size_switch.py`, tuning game 1202-0: 13 of 13 -> 1 of 13).
-                self._reads = 0
-                self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
-                self._voted = Detections.empty()
+                self._drop_reads()
         self._frame_size = size
         look = self.motion.look(frame, time_s)
         if look.hand_in_view:
@@ -578,10 +576,14 @@ class GameWatcher:
 
     def _unsettle(self, time_s: float) -> None:
         self._still_since = time_s
+        self._drop_reads()
+        self._settled = False
+
+    def _drop_reads(self) -> None:
+        """The reads of the table since it was still are forgotten (votes and their count)."""
         self._reads = 0
         self._vote = TileVote(window=self.reads_per_settle, min_share=0.5)
         self._voted = Detections.empty()
-        self._settled = False
 
     def _changed_unseen(self, look: Look, frame: np.ndarray, time_s: float) -> bool:
         """Whether the still, judged table changed though no hand was seen: pixels inside the frame differ

@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 S=/work/runs/size-exp
+mkdir -p $S/fig
 nice -n 5 .venv/bin/python -m vision.evaluation.scenes $S/holdout --detector "$2" --json $S/fig/$1-holdout.json > $S/fig/$1-holdout.txt

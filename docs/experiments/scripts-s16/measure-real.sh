@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 S=/work/runs/size-exp; PY=.venv/bin/python; name=$1 det=$2
+mkdir -p $S/fig
 for half in measure train; do
   nice -n 5 $PY -m vision.evaluation.reading --images /work/runs/real-dev-$half/images \
     --labels /work/runs/real-dev-$half/labels --fix-known-errors --detector "$det" \
