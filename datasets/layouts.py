@@ -610,6 +610,29 @@ def packed_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout
     return layout
 
 
+def stacked_rows_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """Short rows stacked close under each other on the bare table, no rack: a hand laid out in two to
+    four rows of two to five tiles, staggered, or table sets in a column (issue 37: the detectors called
+    such piles on real tables racks). Each row is one set."""
+    layout = Layout()
+    n_rows = int(rng.integers(2, 5))
+    base_up = rng.normal(0, 4) if rng.random() < 0.8 else rng.uniform(0, 360)
+    table = _rot2(base_up)
+    down = table @ np.array([0.0, -1.0])
+    as_sets = rng.random() < 0.5
+    row_step = rng.uniform(1.6, 2.6) if as_sets else rng.uniform(1.0, 1.3)
+    for r in range(n_rows):
+        if as_sets:
+            tiles = deck.random_set()[: int(rng.integers(2, 6))]
+        else:
+            tiles = [deck.draw() for _ in range(int(rng.integers(2, 6)))]
+        shift = rng.uniform(-0.6, 0.6) * aspect
+        start_xy = table @ np.array([shift, -r * row_step])
+        _place_set_clear(layout, tiles, start_xy, base_up + rng.normal(0, 2.5), aspect, rng,
+                         rng.uniform(0.0, 0.08), down, clearance=0.0)
+    return layout
+
+
 def fill_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
     """One to three tiles, to be seen so close that they fill most of the frame."""
     layout = Layout()

@@ -24,17 +24,19 @@ from datasets.tile_face import Edition, render_back, render_face
 SCENE_KINDS: tuple[str, ...] = (
     "game", "scatter", "closeup", "rack",
     "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture", "inks", "rack_wood",
+    "stacked_rows",
 )
 # The first four kinds (real-dev's kind of scene) make about 35 % of the default mix; the rest are the
 # scenes that fooled the reader on new photos (issue 11).
-# rack_wood (wooden racks, most of them single-tier) is rendered only when asked for (`--kind rack_wood`): its
-# weight 0 leaves the default mix, and so every seed's scenes, as they were.
-_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05, 0.0])
+# rack_wood (wooden racks, most of them single-tier) and stacked_rows (short rows under each other, no rack)
+# are rendered only when asked for (`--kind rack_wood`): their weight 0 leaves the default mix, and so every
+# seed's scenes, as they were.
+_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05, 0.0, 0.0])
 
 _TEXTURED_SHARE = {
     "game": 0.2, "scatter": 0.2, "closeup": 0.2, "rack": 0.2, "rack_front": 0.3, "rack_above": 0.3,
     "rack_angle": 0.3, "empty": 0.75, "packed": 0.3, "fill": 0.3, "texture": 1.0, "inks": 0.2,
-    "rack_wood": 0.3,
+    "rack_wood": 0.3, "stacked_rows": 0.3,
 }
 """Chance that a kind's table is one of the strongly textured surfaces."""
 
@@ -522,6 +524,7 @@ _BUILDERS = {
     "texture": lay.texture_game_layout,
     "inks": lay.game_layout,
     "rack_wood": lay.wooden_rack_layout,
+    "stacked_rows": lay.stacked_rows_layout,
 }
 
 

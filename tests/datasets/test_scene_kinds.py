@@ -155,7 +155,7 @@ def test_texture_kind_lies_on_textured_cloths_with_distractors() -> None:
 def test_default_mix_is_about_a_third_old_kinds() -> None:
     rng = np.random.default_rng(0)
     picks = [_pick_kind(rng, None) for _ in range(3000)]
-    assert set(picks) == set(SCENE_KINDS) - {"rack_wood"}  # wooden racks only when asked for
+    assert set(picks) == set(SCENE_KINDS) - {"rack_wood", "stacked_rows"}  # these two only when asked for
     old = sum(p in OLD_KINDS for p in picks) / len(picks)
     assert 0.3 < old < 0.4
     assert len(_KIND_WEIGHTS) == len(SCENE_KINDS)
@@ -228,3 +228,16 @@ def test_a_single_tier_rack_holds_its_one_row_on_the_front_step() -> None:
     assert len(rack.rows) == 1 and len(rack.rows[0]) == 6
     heights = np.array([layout.tiles[i].corners[:, 2].min() for i in rack.rows[0]])
     assert np.allclose(heights, 0.12, atol=0.01)  # on the board's front step, not up on a back tier
+
+
+def test_stacked_rows_are_short_rows_under_each_other_with_no_rack() -> None:
+    assert _KIND_WEIGHTS[SCENE_KINDS.index("stacked_rows")] == 0.0  # the default mix unchanged
+    for _, truth in _scenes("stacked_rows", 8):
+        assert not truth.racks and not any(t.on_rack for t in truth.tiles)
+        assert 2 <= len(truth.sets) <= 4
+        assert all(2 <= len(members) <= 5 for members in truth.sets)
+        tile = truth.tiles[truth.sets[0][0]]
+        height = float(np.linalg.norm(tile.corners[3] - tile.corners[0]))
+        centres = [np.mean([truth.tiles[i].corners.mean(axis=0) for i in m], axis=0) for m in truth.sets]
+        gaps = [float(np.linalg.norm(b - a)) for a, b in zip(centres, centres[1:], strict=False)]
+        assert max(gaps) < 3.5 * height  # the rows lie close under each other, as on a rack
