@@ -102,6 +102,30 @@ def fit_for_screen(image: Any, long_side: int = SCREEN_LONG_SIDE) -> Any:
     return cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
 
 
+LIVE_SHOWN_WIDTH = 720
+"""A live picture sent back to the browser is at most this wide (the camera column is about as wide): a
+smaller picture is drawn and encoded sooner by the stream's thread, which shares the cores with the reader."""
+
+
+def shown_size(image: Any, width: int = LIVE_SHOWN_WIDTH) -> Any:
+    """`image` (an array) made at most `width` wide (never enlarged). By width, where `fit_for_screen` bounds
+    the long side: the camera column is as wide whatever the camera's shape; bilinear, as it runs for every
+    frame."""
+    import cv2
+
+    if image.shape[1] <= width:
+        return image
+    height = round(image.shape[0] * width / image.shape[1])
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def shown_rgb(frame_bgr: Any) -> Any:
+    """A camera frame (BGR) as a live screen shows it drawn on nothing: `shown_size`, in RGB."""
+    import cv2
+
+    return cv2.cvtColor(shown_size(frame_bgr), cv2.COLOR_BGR2RGB)
+
+
 def photo_may_replace_table(stored_layout: str, stored_photo: str, photo_key: str, chosen: bool) -> bool:
     """Whether a photo this tab sees may be read: always when the player just chose its source; otherwise
     (a fresh tab, a reload, the example shown by default) only over a table never filled, or to show the

@@ -73,9 +73,6 @@ screen's poll) until a hand comes in after at least `BANNER_MIN_S`, or for `BANN
 hand at work is never under the last turn's verdict (the verdict box beside the picture keeps it)."""
 BANNER_COLOURS = {"legal": (30, 140, 60), "not legal": (190, 30, 30), DREW: (40, 90, 190)}
 """RGB, as the screen's green, red and blue verdicts."""
-SHOWN_WIDTH = 720
-"""The picture sent back to the browser is at most this wide (the camera column is about as wide): a smaller
-picture is drawn and encoded sooner by the stream's thread, which shares the cores with the watcher."""
 SNAPSHOT_WIDTH = 320
 HISTORY_WITH_SNAPSHOTS = 12
 """The newest turns shown with their snapshot; older ones are listed as lines."""
@@ -140,21 +137,6 @@ def stored_sides(state: dict[str, Any], players: int) -> SeatSides:
         return SeatSides.from_json(state.get(SEAT_SIDES), players)
     except SeatSidesError:
         return SeatSides(players)
-
-
-def shown_size(image: np.ndarray) -> np.ndarray:
-    """`image` made at most `SHOWN_WIDTH` wide (never enlarged). By width, where `ui.helpers.fit_for_screen`
-    bounds the long side: the camera column is as wide whatever the camera's shape; bilinear, as it runs for
-    every frame."""
-    if image.shape[1] <= SHOWN_WIDTH:
-        return image
-    height = round(image.shape[0] * SHOWN_WIDTH / image.shape[1])
-    return cv2.resize(image, (SHOWN_WIDTH, height), interpolation=cv2.INTER_LINEAR)
-
-
-def shown_rgb(frame_bgr: np.ndarray) -> np.ndarray:
-    """A camera frame as shown, drawn on nothing: `shown_size`, in RGB."""
-    return cv2.cvtColor(shown_size(frame_bgr), cv2.COLOR_BGR2RGB)
 
 
 class RefereeStream:
@@ -255,9 +237,9 @@ class RefereeStream:
         return self._last_time
 
     def overlay(self, image: np.ndarray) -> np.ndarray:
-        """The frame to show (RGB, at most `SHOWN_WIDTH` wide): the last settled table's sets boxed by
-        verdict while the table is still, the last call across its top (`banner`), and the frame rate; a
-        frame that cannot be drawn on is shown as it is.
+        """The frame to show (RGB, at most `ui.helpers.LIVE_SHOWN_WIDTH` wide): the last settled table's sets
+        boxed by verdict while the table is still, the last call across its top (`banner`), and the frame
+        rate; a frame that cannot be drawn on is shown as it is.
 
         The video thread runs this for every frame, on the cores the watcher and the browser use too, so
         the picture is made small first and the banner drawn at the size shown (bilinear, and colours
@@ -266,15 +248,16 @@ class RefereeStream:
         try:
             if layout is not None and not self.moving:
                 verdicts = [None if verdict is None else verdict.valid for verdict in layout.verdicts]
-                canvas = shown_size(annotate(photos.PhotoReading(frame=image, layout=layout), verdicts))
+                reading = photos.PhotoReading(frame=image, layout=layout)
+                canvas = helpers.shown_size(annotate(reading, verdicts))
             else:
-                canvas = shown_rgb(image)
+                canvas = helpers.shown_rgb(image)
             shown = self.banner()
             if shown is not None:
                 draw_banner(canvas, *banner_words(shown, self.names))
                 return draw_rate(canvas, self.fps, top=banner_height(canvas.shape[0]))
         except Exception:  # a failing frame must not stop the stream
-            canvas = shown_rgb(image)
+            canvas = helpers.shown_rgb(image)
         return draw_rate(canvas, self.fps)
 
     def banner(self) -> Call | None:

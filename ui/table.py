@@ -305,17 +305,19 @@ class LiveSets:
 
 
 def live_overlay(image: Any, live: LiveReader, sets_seen: LiveSets | None = None) -> Any:
-    """One video frame as RGB: the sets boxed by verdict (the full read only when the picture changed,
-    `vision.tracking.LiveReader`) and the frames a second the screen keeps up; a frame that cannot be read
-    shows as it is. `sets_seen` gets the frame's sets for the verdicts under the stream."""
+    """One video frame as RGB, at most `ui.helpers.LIVE_SHOWN_WIDTH` wide: the sets boxed by verdict (the full
+    read only when the picture changed, `vision.tracking.LiveReader`) and the frames a second the screen keeps
+    up; a frame that cannot be read shows as it is. `sets_seen` gets the frame's sets for the verdicts under
+    the stream."""
     try:
         shown = live.update(image)
+        reading = photos.PhotoReading(frame=image, layout=shown.layout)
         if sets_seen is not None:
-            sets_seen.text = photos.PhotoReading(frame=image, layout=shown.layout).table_text
+            sets_seen.text = reading.table_text
         verdicts = [None if verdict is None else verdict.valid for verdict in shown.layout.verdicts]
-        canvas = annotate(photos.PhotoReading(frame=image, layout=shown.layout), verdicts)
+        canvas = helpers.shown_size(annotate(reading, verdicts))
     except Exception:  # a failing frame must not stop the stream
-        canvas = image[:, :, ::-1].copy()
+        canvas = helpers.shown_rgb(image)
     return draw_rate(canvas, live.fps)
 
 

@@ -19,10 +19,8 @@ import cv2
 import numpy as np
 
 from assistant.errors import InputError
-from assistant.sets import check_set
 from assistant.slots import Slot, format_slots
 from assistant.tiles import Tile, class_id, tile_from_class_id
-from vision.annotate import annotate
 from vision.frames import (  # noqa: F401 (MAX_DECODED_PIXELS, REDUCE_FLAGS, shrink_factor: named here too)
     MAX_DECODED_PIXELS,
     MAX_FILE_BYTES,
@@ -284,14 +282,3 @@ def live_video_available() -> bool:
         importlib.util.find_spec("streamlit_webrtc") is not None
         and importlib.util.find_spec("av") is not None
     )
-
-
-def live_overlay(frame: np.ndarray, reader: Any, rules: Rules) -> np.ndarray:
-    """One video frame (BGR) with the sets boxed by verdict; a frame that cannot be read comes back as is."""
-    try:
-        reading = read_photo(frame, reader, rules)
-    except Exception:  # a failing frame must not stop the stream
-        return frame
-    sets = [[placed.tile for placed in tiles] for tiles in reading.layout.table]
-    valid = [None if any(t is None for t in s) else check_set(s, rules).valid for s in sets]  # type: ignore[arg-type]
-    return cv2.cvtColor(annotate(reading, valid), cv2.COLOR_RGB2BGR)

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import cv2
 import numpy as np
 import pytest
 
-from assistant.rules import find_preset
 from vision import photos
 from vision.annotate import annotate
 
@@ -54,13 +51,6 @@ def test_annotate_boxes_sets_by_verdict() -> None:
     invalid = annotate(reading, [False])
     assert valid.shape == frame.shape and not np.array_equal(valid, invalid)
     assert np.array_equal(frame, np.full((200, 400, 3), 90, np.uint8))  # the photo itself is not drawn on
-
-
-
-def test_live_overlay_returns_the_frame_when_reading_fails() -> None:
-    frame = np.zeros((50, 50, 3), np.uint8)
-    broken = SimpleNamespace(read=lambda image: 1 / 0)
-    assert photos.live_overlay(frame, broken, find_preset("standard")) is frame
 
 
 
