@@ -455,6 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rack-conf", type=float, default=None,
                         help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, help="detector ONNX file (default: the shipped one)")
+    parser.add_argument(
+        "--one-look", action="store_true",
+        help="one forward pass a frame: the detector's extra looks at racks off (TileDetector extra_looks)",
+    )
     parser.add_argument("--detection-only", action="store_true", help="do not run the crop classifier")
     parser.add_argument("--conf", type=float, default=None, help="detector score threshold")
     parser.add_argument(
@@ -480,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
 
     data_yaml = args.data_yaml or args.labels.parent / "data.yaml"
     reader = TileReader(
-        detector=TileDetector(args.detector) if args.detector else None,
+        detector=TileDetector(args.detector, extra_looks=not args.one_look),
         **({"classifier": None} if args.detection_only else {}),
     )
     if args.rack_conf is not None:

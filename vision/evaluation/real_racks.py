@@ -175,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rack-conf", type=float, default=None,
                         help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, default=None, help="detector ONNX (default: shipped)")
+    parser.add_argument(
+        "--one-look", action="store_true",
+        help="one forward pass a frame: the detector's extra looks at racks off (TileDetector extra_looks)",
+    )
     parser.add_argument("--only", nargs="*", default=None, help="only photos whose names start so")
     parser.add_argument("--errors", action="store_true", help="list each photo's errors")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
@@ -182,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.detector import TileDetector
     from vision.reader import TileReader
 
-    reader = TileReader(detector=TileDetector(args.detector) if args.detector else None)
+    reader = TileReader(detector=TileDetector(args.detector, extra_looks=not args.one_look))
     if args.rack_conf is not None:
         reader.detector.rack_confidence = args.rack_conf
     scores, details = evaluate(args.folder, reader, args.only)

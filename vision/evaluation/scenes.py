@@ -194,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rack-conf", type=float, default=None,
                         help="keep racks from this score (default: vision.detector.DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--detector", type=Path, default=None)
+    parser.add_argument(
+        "--one-look", action="store_true",
+        help="one forward pass a frame: the detector's extra looks at racks off (TileDetector extra_looks)",
+    )
     parser.add_argument("--classifier", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument(
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.reader import load_classifier
 
     reader = TileReader(
-        TileDetector(args.detector) if args.detector else None,
+        TileDetector(args.detector, extra_looks=not args.one_look),
         TileClassifier(args.classifier) if args.classifier else load_classifier(),
     )
     if args.rack_conf is not None:
