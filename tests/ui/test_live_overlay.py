@@ -12,6 +12,11 @@ from vision.reader import load_reader
 from vision.tracking import LiveReader
 
 
+class Broken:
+    def read(self, frame: np.ndarray) -> None:
+        raise RuntimeError("no models")
+
+
 def test_a_read_frame_comes_back_as_rgb_with_the_sets_and_the_rate() -> None:
     image, _, _ = render_indexed(9001, 0, long_side=1000, kind="game")
     live = LiveReader(load_reader(), STANDARD)
@@ -24,20 +29,12 @@ def test_a_read_frame_comes_back_as_rgb_with_the_sets_and_the_rate() -> None:
 
 
 def test_a_frame_that_cannot_be_read_shows_as_it_is() -> None:
-    class Broken:
-        def read(self, frame: np.ndarray) -> None:
-            raise RuntimeError("no models")
-
     image = np.full((240, 320, 3), (10, 20, 30), np.uint8)
     shown = live_overlay(image, LiveReader(Broken(), STANDARD))
     assert np.array_equal(shown[100:], image[100:, :, ::-1])  # small enough to be sent as it is
 
 
 def test_a_frame_that_cannot_be_read_is_sent_no_wider_than_shown() -> None:
-    class Broken:
-        def read(self, frame: np.ndarray) -> None:
-            raise RuntimeError("no models")
-
     image = np.full((750, 1000, 3), (10, 20, 30), np.uint8)
     shown = live_overlay(image, LiveReader(Broken(), STANDARD))
     assert shown.shape == (540, LIVE_SHOWN_WIDTH, 3)
