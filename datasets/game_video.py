@@ -40,7 +40,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -672,6 +672,14 @@ class StateImages:
         return self._get(state)[1]
 
 
+class StillImages(Protocol):
+    """Each table state's still image: BGR float32 0-1 (`images[state]`) and in bytes (`images.u8(state)`)."""
+
+    def __getitem__(self, state: int) -> np.ndarray: ...
+
+    def u8(self, state: int) -> np.ndarray: ...
+
+
 def render_frames(
     script: GameScript,
     fps: int = 10,
@@ -688,9 +696,30 @@ def render_frames(
         ValueError: `hands` is not one of `HANDS`.
     """
     look = game_look(script, size)
+    images = StateImages(script, look)
+    frames, truth = compose_frames(script, look, images, fps, light_changes, shakes, hands, rests)
+    return frames, truth, images
+
+
+def compose_frames(
+    script: GameScript,
+    look: GameLook,
+    images: StillImages,
+    fps: int = 10,
+    light_changes: float = 0.2,
+    shakes: float = 0.3,
+    hands: str = "sleeve",
+    rests: float = RESTS,
+) -> tuple[Iterator[np.ndarray], GameTruth]:
+    """(frames as BGR uint8, lazily; the truth) of a script whose states' still images are `images` (the
+    frame's size is `look.size`): the hands, light changes, shakes and noise of `render_frames`.
+
+    Raises:
+        ValueError: `hands` is not one of `HANDS`.
+    """
+    size = look.size
     rng = np.random.default_rng([script.seed, 5])
     timeline = _plan(script, look, fps, rng, light_changes, shakes, hands, rests)
-    images = StateImages(script, look)
     noise = _noise_fields(rng, size)
 
     frame_states = [0] * timeline.frames
@@ -720,7 +749,7 @@ def render_frames(
                     img = _shaken(img, shake_rng)
             yield cv2.add(img, noise[f % len(noise)], dtype=cv2.CV_8U)
 
-    return frames(), truth, images
+    return frames(), truth
 
 
 def _truth(script: GameScript, look: GameLook, timeline: _Timeline, fps: int, size: tuple[int, int],
@@ -785,8 +814,22 @@ def render_game_video(
         ValueError: `hands` is not one of `HANDS`.
     """
     out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
     frames, truth, _ = render_frames(script, fps, size, light_changes, shakes, hands, rests)
+    write_video(frames, out_path, fps, size, truth.frames)
+    truth.video = out_path.name
+    save_truth(truth, truth_path or out_path.with_suffix(".json"))
+    return truth
+
+
+def write_video(frames: Iterable[np.ndarray], out_path: Path, fps: int, size: tuple[int, int], count: int
+                ) -> None:
+    """Write frames (BGR uint8, `size`) as an mp4 (`mp4v`), its folder made if need be.
+
+    Raises:
+        OSError: the video could not be written, or does not read back with `count` frames.
+    """
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
     writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
         raise OSError(f"cannot write a video to {str(out_path)!r}")
@@ -798,11 +841,8 @@ def render_game_video(
     capture = cv2.VideoCapture(str(out_path))
     counted = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
     capture.release()
-    if counted != truth.frames:
-        raise OSError(f"{str(out_path)!r} reads back {counted} frames, not the {truth.frames} written")
-    truth.video = out_path.name
-    save_truth(truth, truth_path or out_path.with_suffix(".json"))
-    return truth
+    if counted != count:
+        raise OSError(f"{str(out_path)!r} reads back {counted} frames, not the {count} written")
 
 
 def read_frames(video: Path) -> Iterator[np.ndarray]:
