@@ -60,43 +60,8 @@ measure() {
     local set=$1
     mkdir -p "$OUT/results"
     # shellcheck disable=SC2046
-    nice -n 10 "$PYTHON" - "$set" "$OUT/results/$set-$(date +%Y%m%d-%H%M).json" $(folders "$set") <<'EOF'
-import json
-import os
-import sys
-from pathlib import Path
-
-from assistant.rules import STANDARD
-from vision.evaluation import game_videos
-from vision.reader import load_reader
-
-name, out, *folders = sys.argv[1:]
-reader = load_reader()
-total = game_videos.GameScore()
-result = {"set": name, "folders": {}, "load": os.getloadavg()}
-
-
-def line(label, figures):
-    share = 100 * (figures["right_share"] or 0)
-    print(f"{label}: turns {figures['turns']}, fully right {figures['right']} ({share:.1f} %), missed "
-          f"{figures['missed']}, invented {figures['invented']}, {figures['video_s_per_wall_s']:.1f} video s "
-          f"per wall s", flush=True)
-
-
-for folder in folders:
-    score = game_videos.evaluate(Path(folder), reader, 1.5, STANDARD)
-    figures = score.to_json()
-    for wrong in figures["wrong"]:
-        wrong["folder"] = Path(folder).name
-    result["folders"][Path(folder).name] = figures
-    line(f"{name} {Path(folder).name}", figures)
-    total.add(score)
-result["all"] = total.to_json()
-result["load_after"] = os.getloadavg()
-line(f"{name} all", result["all"])
-Path(out).write_text(json.dumps(result, indent=1) + "\n")
-print(f"written {out}")
-EOF
+    nice -n 10 "$PYTHON" benchmarks/measure_referee_set.py "$set" "$OUT/results/$set-$(date +%Y%m%d-%H%M).json" \
+        $(folders "$set")
 }
 
 sets=(tune holdout)

@@ -105,6 +105,9 @@ class MotionWatch:
     _moved_at: np.ndarray | None = field(default=None, repr=False)
     _frames: int = field(default=0, repr=False)
     last_change: float = field(default=0.0, repr=False)
+    _arm_sides: frozenset[str] = field(default=frozenset(), repr=False)
+    """The sides the last look's arms came in over, or where it moved at the frame's edge (a hand coming in
+    before it reaches in far enough to be an arm)."""
 
     def moved(self, frame: np.ndarray) -> bool:
         return self.look(frame).hand_in_view
@@ -148,6 +151,7 @@ class MotionWatch:
         self.last_change = float(per_cell.max())
         moving = self.last_change > self.change_above
         if self.reference is None:
+            self._arm_sides = frozenset()
             return Look(moving, False, 0, _edge_sides(per_cell > self.change_above))
         on_reference, margin = _shift_undone(self.reference, picture)
         matched = _light_matched(on_reference, self.reference)
@@ -162,6 +166,7 @@ class MotionWatch:
         arm, sides, inside = self._reaching_in(differs, margin, now, picture)
         if moving and not arm:
             sides = _edge_sides(per_cell > self.change_above)
+        self._arm_sides = frozenset(sides)
         return Look(moving, arm, inside, sides)
 
     def _reaching_in(self, differs: np.ndarray, margin: int, now: float, picture: np.ndarray
@@ -195,8 +200,11 @@ class MotionWatch:
                      "bottom": mine[-edge - 1 :]}
             # An arm comes in over one side: the one it reaches in furthest from (an arm from the top that
             # works at the far left runs along the left edge too: tuning game seed 1203 p3 game 0, seat 3's
-            # hand taken for seat 2's), the one it crosses widest where both reach alike.
-            side = max(long_enough, key=lambda s: (inward[s], int(edges[s].sum())))
+            # hand taken for seat 2's); where both reach alike (an arm across the whole frame), the side it
+            # came in over a look before, else the one it crosses widest. A close photo's arm reaching to
+            # the far edge crosses it wider with its spread fingers than at its wrist (referee-photos seed
+            # 3102 game 7: seat 1's arm called seat 2's).
+            side = max(long_enough, key=lambda s: (inward[s], s in self._arm_sides, int(edges[s].sum())))
             sides[side] += int(edges[side].sum())
         return bool(sides), sides, inside
 

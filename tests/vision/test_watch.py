@@ -482,6 +482,31 @@ def test_an_arm_from_the_top_working_at_the_far_left_comes_from_the_top() -> Non
     assert look.sides.most_common(1)[0][0] == "top"
 
 
+def test_an_arm_reaching_across_to_the_far_edge_keeps_the_side_it_came_in_over() -> None:
+    """referee-photos seed 3102 game 7 (a close photo): seat 1's arm came in over the bottom and its spread
+    fingers reached the top edge, crossing it wider than the wrist crosses the bottom: called seat 2's."""
+    motion = MotionWatch()
+    still = table_frame(["r1 r2 r3 | k5 k6 k7"])
+    for k in range(3):
+        motion.look(still, 0.2 * k)
+    motion.settle()
+    colour = (60, 90, 170)
+    coming = still.copy()
+    cv2.fillPoly(coming, [np.array([[280, H], [360, H], [360, H // 2], [280, H // 2]], np.int32)], colour)
+    assert motion.look(coming, 0.8).sides.most_common(1)[0][0] == "bottom"
+    across = still.copy()  # wrist 80 px wide at the bottom, fingers 200 px wide at the top
+    cv2.fillPoly(across, [np.array([[280, H], [360, H], [420, H // 3], [420, 0], [220, 0], [220, H // 3]],
+                                   np.int32)], colour)
+    look = motion.look(across, 1.0)
+    assert look.hand_in_view
+    assert look.sides.most_common(1)[0][0] == "bottom"
+    fresh = MotionWatch()  # seen at once across the frame, the wider edge is all there is to go by
+    for k in range(3):
+        fresh.look(still, 0.2 * k)
+    fresh.settle()
+    assert fresh.look(across, 0.8).sides.most_common(1)[0][0] == "top"
+
+
 class ScaledReader(ScriptedReader):
     """Reads the test's table in the pixels of the frame it is given (drawn at 640 x 480, then resized)."""
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The referee on game videos made from the real pixels of labelled photos (`python -m datasets.photo_game`:
+# the photo's tiles taken off and laid back set by set by the seats, hands as they come at a real table), on
+# a tuning set and a hold-out set of seeds. The photos are real-dev-measure's (bash
+# docs/experiments/scripts-s14/split-real-dev.sh): never trained on by the detector, but its epochs and the
+# reader's thresholds were chosen on them, and both sets draw on the same 16 photos that make a game (the
+# others hold no three valid sets): the hold-out differs in seats, order, hands and light only.
+#
+#   benchmarks/referee_photos.sh [tune|holdout|both] [--render-only]
+#
+# Writes $REFEREE_PHOTOS/results/<set>-<date>.json (every folder's figures and wrong calls) and prints one
+# line per folder and per set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${REFEREE_PHOTOS:-/work/runs/referee-photos}
+PHOTOS=${PHOTOS:-/work/runs/real-dev-measure}
+PYTHON=${PYTHON:-.venv/bin/python}
+GAMES=8
+WHICH=both
+RENDER_ONLY=0
+for arg in "$@"; do
+    case "$arg" in
+        tune|holdout|both) WHICH=$arg ;;
+        --render-only) RENDER_ONLY=1 ;;
+        *) echo "usage: $0 [tune|holdout|both] [--render-only]" >&2; exit 2 ;;
+    esac
+done
+[ -d "$PHOTOS/labels" ] || bash docs/experiments/scripts-s14/split-real-dev.sh
+
+# seed:players per folder (tuning: looked at, the eighteenth session)
+TUNE="3100:2 3101:3 3102:2 3103:3"
+HOLDOUT="3900:2 3901:3"
+
+seeds_of() { if [ "$1" = tune ]; then echo "$TUNE"; else echo "$HOLDOUT"; fi; }
+
+render() {
+    for pair in $(seeds_of "$1"); do
+        local seed=${pair%%:*} players=${pair##*:}
+        local dir="$OUT/$1/seed$seed-p$players"
+        if [ ! -f "$dir/game-$(printf %03d $((GAMES - 1))).json" ]; then
+            nice -n 10 "$PYTHON" -m datasets.photo_game "$dir" --photos "$PHOTOS" --games "$GAMES" \
+                --seed "$seed" --players "$players" > /dev/null
+        fi
+    done
+}
+
+measure() {
+    mkdir -p "$OUT/results"
+    local result="$OUT/results/$1-$(date +%Y%m%d-%H%M).json" folders=()
+    for pair in $(seeds_of "$1"); do folders+=("$OUT/$1/seed${pair%%:*}-p${pair##*:}"); done
+    nice -n 10 "$PYTHON" benchmarks/measure_referee_set.py "$1" "$result" "${folders[@]}"
+}
+
+for set in tune holdout; do
+    if [ "$WHICH" = both ] || [ "$WHICH" = "$set" ]; then
+        render "$set"
+        [ "$RENDER_ONLY" = 1 ] || measure "$set"
+    fi
+done
