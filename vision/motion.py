@@ -105,6 +105,8 @@ class MotionWatch:
     _moved_at: np.ndarray | None = field(default=None, repr=False)
     _frames: int = field(default=0, repr=False)
     last_change: float = field(default=0.0, repr=False)
+    _arm_parts: np.ndarray | None = field(default=None, repr=False)
+    """The last look's arms: a mask of the small picture."""
     _arm_sides: frozenset[str] = field(default=frozenset(), repr=False)
     """The sides the last look's arms came in over, or where it moved at the frame's edge (a hand coming in
     before it reaches in far enough to be an arm)."""
@@ -151,7 +153,7 @@ class MotionWatch:
         self.last_change = float(per_cell.max())
         moving = self.last_change > self.change_above
         if self.reference is None:
-            self._arm_sides = frozenset()
+            self._arm_sides, self._arm_parts = frozenset(), None
             return Look(moving, False, 0, _edge_sides(per_cell > self.change_above))
         on_reference, margin = _shift_undone(self.reference, picture)
         matched = _light_matched(on_reference, self.reference)
@@ -179,6 +181,7 @@ class MotionWatch:
         reach = self.arm_tiles * self.tile_px
         sides: Counter[str] = Counter()
         inside = 0
+        self._arm_parts = np.zeros(differs.shape, bool)
         for label in range(1, count):
             x, y, bw, bh, _ = stats[label]
             edge = margin + 2
@@ -206,7 +209,31 @@ class MotionWatch:
             # 3102 game 7: seat 1's arm called seat 2's).
             side = max(long_enough, key=lambda s: (inward[s], s in self._arm_sides, int(edges[s].sum())))
             sides[side] += int(edges[side].sum())
+            self._arm_parts |= mine
         return bool(sides), sides, inside
+
+    def tiles_are_no_arm(self, tile_xyxy: np.ndarray, frame_size: tuple[int, int],
+                         covered_above: float = 0.6) -> bool:
+        """The last look's arms that are mostly tiles the reader found (`tile_xyxy`, pixels of a frame of
+        `frame_size`) become part of the still table; whether any did. A set laid against the frame's edge
+        reaches in from it like an arm, and each hand that came before it had rested `rest_max_s` made it
+        move again: every later turn was missed (referee-photos seed 3100 game 3)."""
+        arms = self._arm_parts
+        if arms is None or not arms.any() or self._last is None or self.reference is None:
+            return False
+        on_tiles = np.zeros(arms.shape, np.uint8)
+        sx, sy = MOTION_SIZE[0] / frame_size[0], MOTION_SIZE[1] / frame_size[1]
+        for x1, y1, x2, y2 in np.asarray(tile_xyxy, np.float64).reshape(-1, 4):
+            corner = (int(math.ceil(x2 * sx)), int(math.ceil(y2 * sy)))
+            cv2.rectangle(on_tiles, (int(x1 * sx), int(y1 * sy)), corner, 1, -1)
+        count, labels = cv2.connectedComponents(arms.astype(np.uint8), connectivity=8)
+        absorbed = False
+        for label in range(1, count):
+            mine = labels == label
+            if on_tiles[mine].mean() >= covered_above:
+                self.reference[mine] = self._last[mine]
+                absorbed = True
+        return absorbed
 
 
 def _shift_undone(last: np.ndarray, picture: np.ndarray) -> tuple[np.ndarray, int]:

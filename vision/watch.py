@@ -531,6 +531,8 @@ class GameWatcher:
         self._checked_at = 0.0
         self._reread_differs = False
         self._sides: Counter[str] = Counter()
+        self._arm_still_since: float | None = None
+        self._arm_checked_at = -math.inf
         self.layout: Layout | None = None
         """The last settled table's layout."""
 
@@ -554,7 +556,7 @@ class GameWatcher:
                 self._drop_reads()
         self._frame_size = size
         look = self.motion.look(frame, time_s)
-        if look.hand_in_view:
+        if look.hand_in_view and not self._arm_is_tiles(look, frame, time_s):
             self._sides.update(look.sides)
             self._unsettle(time_s)
             return WatchEvent(time_s, index, True, False)
@@ -573,6 +575,25 @@ class GameWatcher:
         if not settles:
             return WatchEvent(time_s, index, False, False)
         return self._settle(frame, time_s, index)
+
+    def _arm_is_tiles(self, look: Look, frame: np.ndarray, time_s: float) -> bool:
+        """Whether the arm `look` sees, still for the settle time, is tiles the reader finds (a set laid
+        against the frame's edge), read once a second at most: they are the still table from now on."""
+        if look.moving or not look.arm:
+            self._arm_still_since = None
+            return False
+        if self._arm_still_since is None:
+            self._arm_still_since = time_s
+        if time_s - self._arm_still_since < self.settle_s or time_s - self._arm_checked_at < 1.0:
+            return False
+        self._arm_checked_at = time_s
+        found = self.reader.read(frame)
+        if not self.motion.tiles_are_no_arm(table_only(found).xyxy, (frame.shape[1], frame.shape[0])):
+            return False
+        if not self._settled:  # the table has been still since the "arm" was: so is its still time
+            self._still_since = self._arm_still_since
+            self._voted, self._reads = self._vote.update(found), self._reads + 1
+        return True
 
     def _unsettle(self, time_s: float) -> None:
         self._still_since = time_s

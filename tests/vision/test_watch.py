@@ -614,3 +614,33 @@ def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_tim
     # the hand of the second step left 1.2 s before the third's came: settled at 1.0 s, the switch at 0.6
     assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
         (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+
+
+def test_a_set_laid_against_the_frame_s_edge_is_no_arm_and_its_turn_is_judged() -> None:
+    """referee-photos seed 3100 game 3: a set laid against the right edge reached in from it like an arm;
+    the table never settled and five turns were missed. Tiles the reader finds there are the table."""
+    tiles = ["r10", "r11", "r12", "r13"]
+    lefts = [W - (len(tiles) - k) * (TILE_W + 2) for k in range(len(tiles))]
+    boxes = [(x, 200, x + TILE_W, 200 + TILE_H) for x in lefts]
+    still = table_frame([])
+    laid = still.copy()
+    for x1, y1, x2, y2 in boxes:
+        cv2.rectangle(laid, (x1, y1), (x2, y2), (215, 235, 240), -1)
+    found = detections_of([" ".join(tiles)])
+    found = dataclasses.replace(found, xyxy=np.array(boxes, np.float32))
+    reader = ScriptedReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.5)
+    calls, t = [], 0.0
+    frames = [still] * 10 + [with_arm(still, "bottom", offset=12 * k) for k in range(5)]
+    frames += [with_arm(laid, "bottom", offset=60)] * 3
+    left_at = len(frames) * 0.2
+    frames += [laid] * 15
+    for k, frame in enumerate(frames):
+        reader.now = found if k >= 15 else Detections.empty()
+        event = watcher.update(frame, t, k)
+        if event.call is not None:
+            calls.append((t, event.call))
+        t += 0.2
+    assert watcher.motion.look(laid, t).hand_in_view is False  # the set is the still table now
+    assert [(c.seat, c.action, [str(x) for x in c.added]) for _, c in calls] == [(1, "play", tiles)]
+    assert calls[0][0] <= left_at + 1.5 + 0.6  # judged as a settled table is, not after the rest limit
