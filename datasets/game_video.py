@@ -919,7 +919,8 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
     try:
         value = int(text)
     except ValueError:
@@ -932,17 +933,17 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m datasets.game_video", description=__doc__.split("\n\n")[0])
     p.add_argument("out", type=Path, help="folder for game-NNN.mp4 and game-NNN.json")
-    p.add_argument("--games", type=_positive, default=1)
+    p.add_argument("--games", type=positive_int, default=1)
     p.add_argument("--seed", type=int, default=0, help="game i is simulate_game(seed * 1000 + i)")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--turns", type=_positive, default=8, help="seat turns per game")
+    p.add_argument("--turns", type=positive_int, default=8, help="seat turns per game")
     p.add_argument("--start-rounds", type=int, default=0,
                    help="rounds played before the video starts (0: the game starts on a bare table)")
-    p.add_argument("--fps", type=_positive, default=10)
+    p.add_argument("--fps", type=positive_int, default=10)
     p.add_argument("--size", type=_size, default=(1000, 750), help="WIDTHxHEIGHT (default 1000x750)")
     p.add_argument("--y4m", action="store_true", help="also write game-NNN.y4m for Chromium's fake camera")
     p.add_argument("--y4m-size", type=_size, default=(640, 480), help="WIDTHxHEIGHT of the y4m (640x480)")
-    p.add_argument("--y4m-fps", type=_positive, default=5, help="frames a second in the y4m (5)")
+    p.add_argument("--y4m-fps", type=positive_int, default=5, help="frames a second in the y4m (5)")
     p.add_argument("--hands", choices=HANDS, default="real",
                    help="real (default): bare arms of every skin (some like the cloth), dark, white and "
                         "coloured sleeves, now and then a hand resting still before it leaves; sleeve: the "

@@ -51,7 +51,7 @@ from assistant.table import count_problems
 from assistant.tiles import Tile, tile_from_class_name
 from datasets.camera import Camera
 from datasets.game_script import GameScript, ScriptEvent, Slot, TableGeometry, TableState
-from datasets.game_video import GameLook, GameTruth, compose_frames, write_video
+from datasets.game_video import GameLook, GameTruth, compose_frames, positive_int, write_video
 from datasets.scene import _light_direction
 from datasets.tile_face import Edition
 from vision.evaluation.reading import image_files, read_class_names
@@ -803,26 +803,16 @@ def photo_folder(folder: Path) -> tuple[list[Path], Path, list[Tile]]:
     return photos, labels, class_tiles(folder / "data.yaml")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m datasets.photo_game", description=__doc__.split("\n\n")[0])
     p.add_argument("out", type=Path, help="folder for game-NNN.mp4 and game-NNN.json")
     p.add_argument("--photos", type=Path, required=True,
                    help="folder with images/, labels/ (YOLO polygons or boxes) and data.yaml")
-    p.add_argument("--games", type=_positive, default=1)
+    p.add_argument("--games", type=positive_int, default=1)
     p.add_argument("--seed", type=int, default=0, help="game i is seeded seed * 1000 + i")
     p.add_argument("--players", type=int, default=2, choices=(2, 3))
-    p.add_argument("--fps", type=_positive, default=10)
-    p.add_argument("--long-side", type=_positive, default=LONG_SIDE,
+    p.add_argument("--fps", type=positive_int, default=10)
+    p.add_argument("--long-side", type=positive_int, default=LONG_SIDE,
                    help=f"the photo's long side in the video, pixels ({LONG_SIDE})")
     p.add_argument("--quiet", action="store_true")
     return p
