@@ -40,7 +40,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
@@ -447,7 +447,7 @@ def _compose_hand(
     centre = palm / factor
     across = ((xx - centre[0]) * -inward[1] + (yy - centre[1]) * inward[0]) / (1.3 * unit / factor)
     shade = (0.85 + 0.25 * soft_blur(both, unit * 0.35 / factor)) * (1.08 - 0.3 * np.minimum(1.0, across**2))
-    frame = _to_u8(base * gain) if not np.allclose(gain, 1.0) else base_u8.copy()
+    frame = to_u8(base * gain) if not np.allclose(gain, 1.0) else base_u8.copy()
     touched = np.argwhere(cv2.max(both, shadow) > 0.004)
     if not len(touched):
         return frame
@@ -463,7 +463,7 @@ def _compose_hand(
     region = base[fy0:fy1, fx0:fx1] * gain * (1 - 0.45 * shadow_a)
     cover = skin_a + sleeve_a
     colour = (skin_a * visit.skin + sleeve_a * visit.sleeve) * shade_a * look.tone_mean * gain
-    frame[fy0:fy1, fx0:fx1] = _to_u8(region * (1 - cover) + colour)
+    frame[fy0:fy1, fx0:fx1] = to_u8(region * (1 - cover) + colour)
     return frame
 
 
@@ -634,7 +634,8 @@ def _noise_fields(rng: np.random.Generator, size: tuple[int, int], count: int = 
     return fields
 
 
-def _to_u8(img: np.ndarray) -> np.ndarray:
+def to_u8(img: np.ndarray) -> np.ndarray:
+    """BGR float 0-1 as uint8, rounded."""
     return (np.clip(img, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
 
 
@@ -645,22 +646,26 @@ def _shaken(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-class StateImages:
-    """Each table state's still image (BGR float32 0-1, no noise) and its bytes, drawn when first asked for;
-    the last `keep` are kept (frames visit the states in order)."""
+class CachedStates:
+    """Each table state's still image (BGR float32 0-1, no noise) and its bytes, drawn when first asked for
+    (`_draw`); the last `keep` kept (frames visit the states in order). States of one `_key` are drawn
+    once."""
 
-    def __init__(self, script: GameScript, look: GameLook, keep: int = 3) -> None:
-        self.script = script
-        self.look = look
+    def __init__(self, keep: int = 3) -> None:
         self.keep = keep
-        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # by id of the TableState (a put back
-        # shows the very state the table had before the illegal turn: drawn once)
+        self._cache: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _key(self, state: int) -> Any:
+        return state
+
+    def _draw(self, state: int) -> np.ndarray:
+        raise NotImplementedError
 
     def _get(self, state: int) -> tuple[np.ndarray, np.ndarray]:
-        key = id(self.script.states[state])
+        key = self._key(state)
         if key not in self._cache:
-            image = render_state(self.script, state, self.look)
-            self._cache[key] = (image, _to_u8(image))
+            image = self._draw(state)
+            self._cache[key] = (image, to_u8(image))
             while len(self._cache) > self.keep:
                 del self._cache[next(iter(self._cache))]
         return self._cache[key]
@@ -672,12 +677,20 @@ class StateImages:
         return self._get(state)[1]
 
 
-class StillImages(Protocol):
-    """Each table state's still image: BGR float32 0-1 (`images[state]`) and in bytes (`images.u8(state)`)."""
+class StateImages(CachedStates):
+    """A rendered script's states (`render_state`)."""
 
-    def __getitem__(self, state: int) -> np.ndarray: ...
+    def __init__(self, script: GameScript, look: GameLook, keep: int = 3) -> None:
+        super().__init__(keep)
+        self.script = script
+        self.look = look
 
-    def u8(self, state: int) -> np.ndarray: ...
+    def _key(self, state: int) -> Any:
+        # A put back shows the very state the table had before the illegal turn: drawn once.
+        return id(self.script.states[state])
+
+    def _draw(self, state: int) -> np.ndarray:
+        return render_state(self.script, state, self.look)
 
 
 def render_frames(
@@ -704,7 +717,7 @@ def render_frames(
 def compose_frames(
     script: GameScript,
     look: GameLook,
-    images: StillImages,
+    images: CachedStates,
     fps: int = 10,
     light_changes: float = 0.2,
     shakes: float = 0.3,

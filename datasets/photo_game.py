@@ -51,10 +51,18 @@ from assistant.table import count_problems
 from assistant.tiles import Tile, tile_from_class_name
 from datasets.camera import Camera
 from datasets.game_script import GameScript, ScriptEvent, Slot, TableGeometry, TableState
-from datasets.game_video import GameLook, GameTruth, compose_frames, positive_int, write_video
+from datasets.game_video import (
+    CachedStates,
+    GameLook,
+    GameTruth,
+    compose_frames,
+    positive_int,
+    to_u8,
+    write_video,
+)
 from datasets.scene import _light_direction
 from datasets.tile_face import Edition
-from vision.evaluation.reading import image_files, read_class_names
+from vision.evaluation.reading import image_files, parse_label_polygons, read_class_names
 from vision.frames import ImageError, load_image
 
 LONG_SIDE = 1000
@@ -155,25 +163,6 @@ def _tile_frame(polygon: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, flo
     return box.mean(axis=0), up, height, width
 
 
-def parse_polygons(text: str, width: int, height: int) -> list[tuple[int, np.ndarray]]:
-    """YOLO label lines (`class x1 y1 x2 y2 ...` polygons or `class cx cy w h` boxes, normalised) as (class
-    index in the label file's order, (k, 2) pixel polygon)."""
-    found = []
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) < 5:
-            continue
-        coords = np.array(parts[1:], dtype=np.float64)
-        if len(coords) == 4:
-            cx, cy, w, h = coords
-            points = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
-                               [cx - w / 2, cy + h / 2]])
-        else:
-            points = coords[: len(coords) // 2 * 2].reshape(-1, 2)
-        found.append((int(parts[0]), points * [width, height]))
-    return found
-
-
 def class_tiles(data_yaml: Path) -> list[Tile]:
     """The tile of each class of a YOLO data.yaml, in its order (`reading.read_class_names`).
 
@@ -214,7 +203,7 @@ def load_photo(image_path: Path, labels: Path, classes: Sequence[Tile], long_sid
     label_file = labels / f"{image_path.stem}.txt"
     text = label_file.read_text() if label_file.exists() else ""
     try:
-        polygons = parse_polygons(text, *size)
+        polygons = parse_label_polygons(text, *size)
     except ValueError:
         raise PhotoError(f"{label_file}: not YOLO label lines (class x1 y1 ... or class cx cy w h)") from None
     tiles = []
@@ -345,7 +334,7 @@ def _bbox(mask: np.ndarray) -> tuple[int, int, int, int] | None:
 def grain_direction(image: np.ndarray, bare: np.ndarray) -> np.ndarray:
     """Unit vector (pixels) along the table's texture (a wood's grain): across its strongest gradients, from
     the structure tensor of the bare pixels."""
-    grey = cv2.cvtColor(_u8(image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey = cv2.cvtColor(to_u8(image), cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)[bare]
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[bare]
     tensor = np.array([[float(gx @ gx), float(gx @ gy)], [float(gx @ gy), float(gy @ gy)]])
@@ -408,8 +397,8 @@ def _patch(out: np.ndarray, source_image: np.ndarray, region: np.ndarray, avoid:
     # Poisson: the patch's texture with the light of its surroundings (`out` holds a smooth guess of the
     # table where tiles are still to be filled); the window mirrored at the frame's edges.
     m = 4
-    dst = cv2.copyMakeBorder(_u8(target), m, m, m, m, cv2.BORDER_REFLECT)
-    src = cv2.copyMakeBorder(_u8(patch), m, m, m, m, cv2.BORDER_REFLECT)
+    dst = cv2.copyMakeBorder(to_u8(target), m, m, m, m, cv2.BORDER_REFLECT)
+    src = cv2.copyMakeBorder(to_u8(patch), m, m, m, m, cv2.BORDER_REFLECT)
     mask = cv2.copyMakeBorder(blend[y0:y1, x0:x1], m, m, m, m, cv2.BORDER_CONSTANT, value=0)
     mbox = _bbox(mask)
     assert mbox is not None
@@ -473,24 +462,19 @@ def empty_table(photo: Photo, masks: tuple[list[np.ndarray], list[np.ndarray]] |
     return out.astype(np.float32), report
 
 
-def _u8(img: np.ndarray) -> np.ndarray:
-    return (np.clip(img, 0.0, 1.0) * 255.0 + 0.5).astype(np.uint8)
-
-
-class PhotoStates:
+class PhotoStates(CachedStates):
     """Each table state's still image (BGR float32 0-1 and bytes): the empty table with the photo's pixels
     of the tiles on the table (grown polygons, feathered; a tile off the table next to one on it keeps its
     own polygon empty). Drawn when first asked for; the last `keep` kept."""
 
     def __init__(self, script: GameScript, photo: Photo, empty: np.ndarray,
                  masks: tuple[list[np.ndarray], list[np.ndarray]], keep: int = 3) -> None:
+        super().__init__(keep)
         self.script = script
         self.photo = photo.image.astype(np.float32) / 255.0
         self.empty = empty
         self.cores, self.grown = masks
-        self.keep = keep
         self.feather = max(2, int(round(0.04 * photo.tile_px)))
-        self._cache: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     def alpha(self, shown: Sequence[int]) -> np.ndarray:
         """(h, w, 1) float32: how much of the photo shows, the tiles `shown` on the table."""
@@ -512,24 +496,15 @@ class PhotoStates:
         alpha = np.maximum(core.astype(np.float32) / 255.0, soft_on * (1 - soft_off))
         return alpha[..., None]
 
-    def _get(self, state: int) -> tuple[np.ndarray, np.ndarray]:
-        key = tuple(sorted(self.script.states[state].ids()))
-        if key not in self._cache:
-            if key:
-                alpha = self.alpha(key)
-                image = (self.empty * (1 - alpha) + self.photo * alpha).astype(np.float32)
-            else:
-                image = self.empty
-            self._cache[key] = (image, _u8(image))
-            while len(self._cache) > self.keep:
-                del self._cache[next(iter(self._cache))]
-        return self._cache[key]
+    def _key(self, state: int) -> Any:
+        return tuple(sorted(self.script.states[state].ids()))
 
-    def __getitem__(self, state: int) -> np.ndarray:
-        return self._get(state)[0]
-
-    def u8(self, state: int) -> np.ndarray:
-        return self._get(state)[1]
+    def _draw(self, state: int) -> np.ndarray:
+        shown = self._key(state)
+        if not shown:
+            return self.empty
+        alpha = self.alpha(shown)
+        return (self.empty * (1 - alpha) + self.photo * alpha).astype(np.float32)
 
 
 # ------------------------------------------------------------------------------------------------ the game

@@ -59,13 +59,10 @@ def read_class_names(data_yaml: Path) -> list[str]:
     return names
 
 
-def parse_label_text(text: str, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-    """YOLO label lines (`class cx cy w h` or `class x1 y1 x2 y2 ...` polygons, normalised) -> pixel boxes.
-
-    Returns:
-        (m, 4) xyxy boxes and (m,) label class indices (in the label file's own class order).
-    """
-    boxes, classes = [], []
+def parse_label_polygons(text: str, width: int, height: int) -> list[tuple[int, np.ndarray]]:
+    """YOLO label lines (`class cx cy w h` or `class x1 y1 x2 y2 ...` polygons, normalised) as (class index in
+    the label file's own order, (k, 2) pixel polygon); a box is its four corners."""
+    found = []
     for line in text.splitlines():
         parts = line.split()
         if len(parts) < 5:
@@ -73,13 +70,24 @@ def parse_label_text(text: str, width: int, height: int) -> tuple[np.ndarray, np
         coords = np.array(parts[1:], dtype=np.float64)
         if len(coords) == 4:
             cx, cy, w, h = coords
-            box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
+            points = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
+                               [cx - w / 2, cy + h / 2]])
         else:
-            xs, ys = coords[0::2], coords[1::2]
-            box = [xs.min(), ys.min(), xs.max(), ys.max()]
-        boxes.append(np.array(box) * [width, height, width, height])
-        classes.append(int(parts[0]))
-    return np.array(boxes, dtype=np.float64).reshape(-1, 4), np.array(classes, dtype=np.int64)
+            points = coords[: len(coords) // 2 * 2].reshape(-1, 2)
+        found.append((int(parts[0]), points * [width, height]))
+    return found
+
+
+def parse_label_text(text: str, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """YOLO label lines (`class cx cy w h` or `class x1 y1 x2 y2 ...` polygons, normalised) -> pixel boxes.
+
+    Returns:
+        (m, 4) xyxy boxes and (m,) label class indices (in the label file's own class order).
+    """
+    found = parse_label_polygons(text, width, height)
+    boxes = [np.concatenate([points.min(axis=0), points.max(axis=0)]) for _, points in found]
+    return (np.array(boxes, dtype=np.float64).reshape(-1, 4),
+            np.array([label for label, _ in found], dtype=np.int64))
 
 
 def fix_known_label_errors(photo: str, boxes: np.ndarray, class_ids: np.ndarray) -> np.ndarray:
