@@ -48,7 +48,7 @@ from assistant.meld import check_meld
 from assistant.rules import STANDARD, Rules
 from assistant.sets import check_set
 from assistant.table import count_problems
-from assistant.tiles import Tile, tile_from_class_name
+from assistant.tiles import Tile, class_id, tile_from_class_id, tile_from_class_name
 from datasets.camera import Camera
 from datasets.game_script import GameScript, ScriptEvent, Slot, TableGeometry, TableState
 from datasets.game_video import (
@@ -62,7 +62,12 @@ from datasets.game_video import (
 )
 from datasets.scene import _light_direction
 from datasets.tile_face import Edition
-from vision.evaluation.reading import image_files, parse_label_polygons, read_class_names
+from vision.evaluation.reading import (
+    fix_known_label_errors,
+    image_files,
+    parse_label_polygons,
+    read_class_names,
+)
 from vision.frames import ImageError, load_image
 
 LONG_SIDE = 1000
@@ -206,12 +211,18 @@ def load_photo(image_path: Path, labels: Path, classes: Sequence[Tile], long_sid
         polygons = parse_label_polygons(text, *size)
     except ValueError:
         raise PhotoError(f"{label_file}: not YOLO label lines (class x1 y1 ... or class cx cy w h)") from None
-    tiles = []
-    for cls, polygon in polygons:
+    for cls, _ in polygons:
         if not 0 <= cls < len(classes):
             raise PhotoError(f"{label_file}: class {cls} is not in data.yaml ({len(classes)} names)")
+    # real-dev's labels are wrong on one photo (rummy-2: its black run labelled blue), as every measure of
+    # the reader on it corrects them: a game's truth from them called the right reading wrong.
+    boxes = np.array([[*pts.min(axis=0), *pts.max(axis=0)] for _, pts in polygons]).reshape(-1, 4)
+    labelled = np.array([class_id(classes[c]) for c, _ in polygons], np.int64)
+    ids = fix_known_label_errors(image_path.name, boxes, labelled)
+    tiles = []
+    for tile_class, (_, polygon) in zip(ids, polygons, strict=True):
         centre, up, height, width = _tile_frame(polygon)
-        tiles.append(PhotoTile(classes[cls], polygon, centre, up, height, width))
+        tiles.append(PhotoTile(tile_from_class_id(int(tile_class)), polygon, centre, up, height, width))
     photo = Photo(image_path.name, image, tiles)
     photo.groups = group_tiles(tiles)
     photo.rows = _rows(photo)

@@ -297,3 +297,26 @@ def test_cli_says_what_is_wrong_with_the_folder(tmp_path: Path, scene, case: str
     expected = {"missing": "no folder", "no labels": "no labels in",
                 "unknown class": "unknown class name 'purple_14'"}
     assert err.startswith("error: ") and expected[case] in err and "Traceback" not in err
+
+
+def test_real_dev_s_known_label_errors_are_corrected_as_the_reader_s_measures_correct_them(
+    tmp_path: Path, scene
+) -> None:
+    # real-dev's rummy-2 has its black run labelled blue (vision.evaluation.reading.fix_known_label_errors):
+    # of two tiles labelled with the same blue number, the lower is black. The scene has b3 and b4 twice.
+    img, _, lines = scene
+    _write_photo(tmp_path, "rummy-2_jpeg.rf.0123", img, lines)
+    _write_photo(tmp_path, "rummy-3_jpeg.rf.0123", img, lines)
+    write_data_yaml(tmp_path)
+    paths, labels, classes = photo_folder(tmp_path)
+    fixed, kept = (load_photo(p, labels, classes, long_side=640) for p in paths)
+    assert fixed.name.startswith("rummy-2") and kept.name.startswith("rummy-3")
+    for number in (3, 4):
+        pair = [i for i, t in enumerate(kept.tiles) if str(t.tile) == f"b{number}"]
+        assert len(pair) == 2
+        lower = max(pair, key=lambda i: kept.tiles[i].centre[1])
+        upper = min(pair, key=lambda i: kept.tiles[i].centre[1])
+        assert str(fixed.tiles[lower].tile) == f"k{number}"
+        assert str(fixed.tiles[upper].tile) == f"b{number}"
+    changed = [i for i, (a, b) in enumerate(zip(fixed.tiles, kept.tiles, strict=True)) if a.tile != b.tile]
+    assert len(changed) == 2
