@@ -75,7 +75,7 @@ THUMB_EVERY = 3
 """Every third frame the server gets is kept small and grey, to find which frame of the video it was."""
 
 WRAPPER = """
-import json, runpy, struct, sys, threading, time
+import json, os, runpy, struct, sys, threading, time
 from pathlib import Path
 
 root, stats_path, thumbs_path = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
@@ -87,6 +87,8 @@ if not getattr(referee_ui, "_bench_counted", False):
     lock = threading.Lock()
     state = {"shown": [], "looked": [], "sizes": {}, "changes": [], "banner": [], "written": 0.0}
     thumbs = thumbs_path.open("ab")
+    recorded = os.environ.get("BENCH_RECORD")
+    record = open(recorded, "ab") if recorded else None
     on_frame, process = referee_ui.RefereeStream.on_frame, referee_ui.RefereeStream.process
 
     def save(now):
@@ -121,6 +123,10 @@ if not getattr(referee_ui, "_bench_counted", False):
 
     def counted_process(self, frame, time_s, index=0):
         started = time.monotonic()
+        if record is not None:  # every frame the watcher looks at, whole, with its time (replay_live.py)
+            height, width = frame.shape[:2]
+            record.write(struct.pack("<dqii", time_s, index, height, width) + frame.tobytes())
+            record.flush()
         try:
             return process(self, frame, time_s, index)
         finally:
@@ -816,7 +822,14 @@ def main(argv: list[str] | None = None) -> int:
         "--watch-calls", type=Path, help="rummi watch's JSON lines from before (not run again)"
     )
     parser.add_argument("--work", type=Path, help="keep the camera file, database and server log here")
+    parser.add_argument(
+        "--record", type=Path, metavar="FRAMES",
+        help="write every frame the live watcher looks at, whole, with its time, to FRAMES (replay_live.py)",
+    )
     args = parser.parse_args(argv)
+    if args.record is not None:
+        args.record.unlink(missing_ok=True)
+        os.environ["BENCH_RECORD"] = str(args.record.resolve())  # the server inherits it
     truth_path = args.truth or args.video.with_suffix(".json")
     truth = json.loads(truth_path.read_text())
     players, first = int(truth["players"]), int(truth.get("first_seat", 1))
