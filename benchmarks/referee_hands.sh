@@ -31,8 +31,8 @@ done
 
 # seed:players per folder
 # tuning: the twelfth session's four seeds, the fourteenth's two (large numerals), the fifteenth's two,
-# the seventeenth's two and the eighteenth's two, all looked at
-TUNE="1200:2 1201:3 1202:2 1203:3 1204:2 1205:3 1206:2 1207:3 1208:2 1209:3 1210:2 1211:3"
+# the seventeenth's two, the eighteenth's two and the nineteenth's four, all looked at
+TUNE="1200:2 1201:3 1202:2 1203:3 1204:2 1205:3 1206:2 1207:3 1208:2 1209:3 1210:2 1211:3 1212:2 1213:3 1214:2 1215:3"
 HOLDOUT="1900:2 1901:3 1902:2 1903:3"
 
 folders() {  # the folders of a set: OUT/SET/seedS-pP
