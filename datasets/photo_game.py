@@ -692,12 +692,14 @@ def _illegal(photo: Photo, planner: _Planner, pool: Play, opened: bool, no_sets:
     for g in sorted(pool):
         group = photo.groups[g]
         for pos in range(len(group)):
-            shorter = group[:pos] + group[pos + 1:]
-            if not check_set(photo.faces(shorter), planner.rules).valid:
-                options.append(shorter)
+            # A tile kept back from inside a row leaves its place empty: the row is two sets on the table
+            # (r1-r8, a gap, r10-r13 is two valid runs, a legal play, not one invalid set).
+            parts = [part for part in (group[:pos], group[pos + 1:]) if part]
+            if any(not check_set(photo.faces(part), planner.rules).valid for part in parts):
+                options.append(parts)
     if not options:
         return None
-    return [options[int(rng.integers(0, len(options)))]], "invalid-set", None
+    return options[int(rng.integers(0, len(options)))], "invalid-set", None
 
 
 def _table_state(photo: Photo, sets: Sequence[Sequence[int]]) -> TableState:

@@ -129,6 +129,24 @@ def test_each_play_is_judged_by_the_domain_rules(photo: Photo) -> None:
                 previous = table
 
 
+def test_a_tile_kept_back_from_inside_a_row_leaves_two_sets_on_the_table(photo: Photo) -> None:
+    # r1-r8, a gap, r10-r13 lies on the table as two runs (both valid: a legal play), not as one invalid
+    # set: every set a state holds is tiles side by side in its photo group, with no place left empty.
+    split = 0
+    for script in _scripts(photo):
+        for event in script.events:
+            if event.kind != "turn" or event.turn_kind != "invalid-set":
+                continue
+            groups = []
+            for laid in script.states[event.state].sets:
+                group = next(g for g in photo.groups if laid[0] in g)
+                start = group.index(laid[0])
+                assert group[start : start + len(laid)] == list(laid), (script.seed, laid, group)
+                groups.append(tuple(group))
+            split += int(len(groups) > len(set(groups)))
+    assert split > 0  # a row that lost a tile inside it, as two sets: the case exists in these scripts
+
+
 def test_an_illegal_play_is_put_back_by_the_same_seat_at_its_next_hand(photo: Photo) -> None:
     seen: Counter[str] = Counter()
     for script in _scripts(photo):
