@@ -5,8 +5,12 @@
 # docs/experiments/scripts-s14/split-real-dev.sh): never trained on by the detector, but its epochs and the
 # reader's thresholds were chosen on them, and both sets draw on the same 16 photos that make a game (the
 # others hold no three valid sets): the hold-out differs in seats, order, hands and light only.
+# `others` and `others-holdout` make their games from real-dev-train's photos instead (PHOTOS_OTHERS): 15 of
+# them make games, none of them in the sets above; the detector and the crop classifier were trained on
+# them (their reads flatter), the referee never tuned on them until the nineteenth session looked at
+# `others` (the seeds of `others-holdout` never looked at).
 #
-#   benchmarks/referee_photos.sh [tune|holdout|both] [--render-only]
+#   benchmarks/referee_photos.sh [tune|holdout|both|others|others-holdout|all] [--render-only]
 #
 # Writes $REFEREE_PHOTOS/results/<set>-<date>.json (every folder's figures and wrong calls) and prints one
 # line per folder and per set.
@@ -15,31 +19,40 @@ cd "$(dirname "$0")/.."
 
 OUT=${REFEREE_PHOTOS:-/work/runs/referee-photos}
 PHOTOS=${PHOTOS:-/work/runs/real-dev-measure}
+PHOTOS_OTHERS=${PHOTOS_OTHERS:-/work/runs/real-dev-train}
 PYTHON=${PYTHON:-.venv/bin/python}
 GAMES=8
 WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|both) WHICH=$arg ;;
+        tune|holdout|both|others|others-holdout|all) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|both] [--render-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [tune|holdout|both|others|others-holdout|all] [--render-only]" >&2; exit 2 ;;
     esac
 done
-[ -d "$PHOTOS/labels" ] || bash docs/experiments/scripts-s14/split-real-dev.sh
+[ -d "$PHOTOS/labels" ] && [ -d "$PHOTOS_OTHERS/labels" ] || bash docs/experiments/scripts-s14/split-real-dev.sh
 
-# seed:players per folder (tuning: looked at, the eighteenth session)
+# seed:players per folder (tuning: looked at, the eighteenth session; others: the nineteenth)
 TUNE="3100:2 3101:3 3102:2 3103:3"
 HOLDOUT="3900:2 3901:3"
+OTHERS="3900:2 3901:3"
+OTHERS_HOLDOUT="3960:2 3961:3"
 
-seeds_of() { if [ "$1" = tune ]; then echo "$TUNE"; else echo "$HOLDOUT"; fi; }
+seeds_of() {
+    case "$1" in
+        tune) echo "$TUNE" ;; holdout) echo "$HOLDOUT" ;;
+        others) echo "$OTHERS" ;; others-holdout) echo "$OTHERS_HOLDOUT" ;;
+    esac
+}
+photos_of() { case "$1" in others*) echo "$PHOTOS_OTHERS" ;; *) echo "$PHOTOS" ;; esac; }
 
 render() {
     for pair in $(seeds_of "$1"); do
         local seed=${pair%%:*} players=${pair##*:}
         local dir="$OUT/$1/seed$seed-p$players"
         if [ ! -f "$dir/game-$(printf %03d $((GAMES - 1))).json" ]; then
-            nice -n 10 "$PYTHON" -m datasets.photo_game "$dir" --photos "$PHOTOS" --games "$GAMES" \
+            nice -n 10 "$PYTHON" -m datasets.photo_game "$dir" --photos "$(photos_of "$1")" --games "$GAMES" \
                 --seed "$seed" --players "$players" > /dev/null
         fi
     done
@@ -52,8 +65,8 @@ measure() {
     nice -n 10 "$PYTHON" benchmarks/measure_referee_set.py "$1" "$result" "${folders[@]}"
 }
 
-for set in tune holdout; do
-    if [ "$WHICH" = both ] || [ "$WHICH" = "$set" ]; then
+for set in tune holdout others others-holdout; do
+    if [ "$WHICH" = all ] || [ "$WHICH" = "$set" ] || { [ "$WHICH" = both ] && [[ $set != others* ]]; }; then
         render "$set"
         [ "$RENDER_ONLY" = 1 ] || measure "$set"
     fi
