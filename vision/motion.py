@@ -28,6 +28,19 @@ colour step, and a lamp changes lightness far more than colour."""
 
 SIDES = ("bottom", "left", "top", "right")
 
+NEW_PICTURE_S = 1.0
+NEW_PICTURE_CHANGE = 2.5
+NEW_PICTURE_READ_S = 0.4
+"""For NEW_PICTURE_S after the camera's picture changed its size, motion counts only NEW_PICTURE_CHANGE times
+over `change_above`: a WebRTC stream's first frames at the new size are blocky and washed out and sharpen
+over about half a second (bench_referee_live --record: frame-to-frame changes of 5-16 on a still table for
+0.6 s, against 20-105 for a hand), and each such "motion" started the still time again, so a turn that
+settled just after a switch was judged 3.7 s late (two turns as one where the next hand came first). Nor is
+the table read for NEW_PICTURE_READ_S (`new_picture_settling`): the first of those frames, washed out, read
+blue tiles black. Chosen on that one recorded game (`benchmarks/replay_live.py`): motion raised for 1.5 s
+and no read wait judged the turn on time but wrong; a 1.5 s read wait let the next hand come first; waits of
+0.4-1.0 s judged it on time and right. A tuning figure."""
+
 
 @dataclass(frozen=True)
 class Look:
@@ -107,6 +120,7 @@ class MotionWatch:
     last_change: float = field(default=0.0, repr=False)
     _arm_parts: np.ndarray | None = field(default=None, repr=False)
     """The last look's arms: a mask of the small picture."""
+    _new_picture_at: float = field(default=-math.inf, repr=False)
     _arm_sides: frozenset[str] = field(default=frozenset(), repr=False)
     """The sides the last look's arms came in over, or where it moved at the frame's edge (a hand coming in
     before it reaches in far enough to be an arm)."""
@@ -122,12 +136,18 @@ class MotionWatch:
         """The table is still and judged: the last frame is the still table from now on."""
         self.reference = self._last
 
-    def new_picture(self) -> None:
-        """The camera's picture changed its size (a stream's quality): frames of the other size, blurred or
-        encoded otherwise, are no picture of the still table to compare with; the next settled table is.
-        The frame before stays: both are compared at MOTION_SIZE, blurred, where the sharper picture hardly
-        differs (a frame taken for motion only restarts the still time)."""
+    def new_picture(self, time_s: float | None = None) -> None:
+        """The camera's picture changed its size (a stream's quality) at `time_s`: frames of the other size,
+        blurred or encoded otherwise, are no picture of the still table to compare with; the next settled
+        table is. The frame before stays: both are compared at MOTION_SIZE, blurred, where the sharper
+        picture hardly differs, and for NEW_PICTURE_S only a change a hand makes is motion."""
         self.reference = None
+        now = self._frames / 5.0 if time_s is None else time_s
+        self._new_picture_at = now
+
+    def new_picture_settling(self, time_s: float) -> bool:
+        """Whether the picture changed its size less than NEW_PICTURE_READ_S before `time_s`."""
+        return time_s < self._new_picture_at + NEW_PICTURE_READ_S
 
     def look(self, frame: np.ndarray, time_s: float | None = None) -> Look:
         """What `frame` shows; `time_s` its time in the video (default: 5 frames a second)."""
@@ -151,7 +171,8 @@ class MotionWatch:
         cut = step[: h - h % rows, : w - w % columns]
         per_cell = cut.reshape(rows, cut.shape[0] // rows, columns, cut.shape[1] // columns).mean(axis=(1, 3))
         self.last_change = float(per_cell.max())
-        moving = self.last_change > self.change_above
+        settling = now < self._new_picture_at + NEW_PICTURE_S
+        moving = self.last_change > self.change_above * (NEW_PICTURE_CHANGE if settling else 1.0)
         if self.reference is None:
             self._arm_sides, self._arm_parts = frozenset(), None
             return Look(moving, False, 0, _edge_sides(per_cell > self.change_above))

@@ -545,7 +545,7 @@ class GameWatcher:
             # boxes scaled, and the table is read again at the new size (bench_referee_live: an invented
             # call of every tile on the table where the memory lost them all).
             self.memory.rescale(size[0] / self._frame_size[0], size[1] / self._frame_size[1])
-            self.motion.new_picture()
+            self.motion.new_picture(time_s)
             if self._settled:
                 self._unsettle(time_s)
             else:
@@ -566,6 +566,8 @@ class GameWatcher:
                 self._unsettle(time_s)
             return WatchEvent(time_s, index, False, self._settled)
         still = time_s - self._still_since
+        if self.motion.new_picture_settling(time_s):  # a stream's first frames at a new size: no read yet
+            return WatchEvent(time_s, index, False, False)
         # Reads spread over the still time: the first after a fifth of it (the hand is well away).
         due = self.settle_s * (0.2 + 0.75 * self._reads / self.reads_per_settle)
         settles = still >= self.settle_s - 1e-6

@@ -616,6 +616,59 @@ def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_tim
         (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
 
 
+def washed(frame: np.ndarray, severity: float) -> np.ndarray:
+    """A WebRTC stream's first frames at a new size: blocky, washed out, brighter (0: as it is)."""
+    h, w = frame.shape[:2]
+    block = max(1, round(16 * severity))
+    small = cv2.resize(frame, (max(1, w // block), max(1, h // block)), interpolation=cv2.INTER_AREA)
+    out = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+    out += (out.mean(axis=2, keepdims=True) - out) * 0.6 * severity + 25 * severity
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+class FrameKeepingReader(ScaledReader):
+    """A ScaledReader that keeps the frames it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames: list[np.ndarray] = []
+
+    def read(self, frame: np.ndarray) -> Detections:
+        self.frames.append(frame)
+        return super().read(frame)
+
+
+def test_a_stream_s_blurred_first_frames_at_a_new_size_are_no_motion_and_not_read() -> None:
+    """bench_referee_live --record, hold-out game 1900-p2-0: Chromium's stream grew 500x375 -> 750x561 just
+    as a turn's table had become still; its first frames at the new size were blocky and washed out and
+    sharpened over half a second, each a "motion" that started the still time again: the turn was judged
+    3.7 s late (the next hand nearly came first), and read from those frames its blue tiles were black."""
+    reader = FrameKeepingReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    played = ScaledPlay(watcher)
+    first, second = ["k1 k2 k3"], ["k1 k2 k3", "r9 r10 r11"]
+    third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
+    reader.now = detections_of(first)
+    played.frames(first, 10, 0.5)
+    reader.now = detections_of(second)
+    played.frames(second, 8, 0.5, hand=True)
+    played.frames(second, 3, 0.5)  # still for 0.6 s, then the switch
+    ramp = []
+    for severity in (0.5, 0.2):  # frame-to-frame changes of 15-19, as the live stream's first frames
+        frame = washed(cv2.resize(table_frame(second), (480, 360), interpolation=cv2.INTER_AREA), severity)
+        ramp.append(frame)
+        event = watcher.update(frame, played.time_s, played.index)
+        assert not event.moving and event.call is None
+        played.time_s, played.index = played.time_s + 0.2, played.index + 1
+    played.frames(second, 2, 0.75)  # sharp frames, then the next hand: 1.4 s after the last left
+    reader.now = detections_of(third)
+    played.frames(third, 8, 0.75, hand=True)
+    played.frames(third, 10, 0.75)
+    assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
+        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+    assert not [f for f in reader.frames if any(f is r for r in ramp)]
+
+
 def test_a_set_laid_against_the_frame_s_edge_is_no_arm_and_its_turn_is_judged() -> None:
     """referee-photos seed 3100 game 3: a set laid against the right edge reached in from it like an arm;
     the table never settled and five turns were missed. Tiles the reader finds there are the table."""
