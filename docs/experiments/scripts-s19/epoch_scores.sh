@@ -5,10 +5,11 @@
 # epoch in $R/epoch-scores.txt; the epochs worth it are then measured in full (../scripts-s18/measure-
 # weights.sh: real-dev-train and the rendered hold-out too). Stops when the run's train.log says it ended.
 #
-#   bash docs/experiments/scripts-s19/epoch_scores.sh   (RUN=/work/runs/models-v19)
+#   bash docs/experiments/scripts-s19/epoch_scores.sh   (RUN=/work/runs/models-v19 TAG=v19)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v19}
+TAG=${TAG:-v19}
 S=/work/runs/size-exp/fig
 PY=.venv/bin/python
 export OMP_NUM_THREADS=1 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 YOLO_CONFIG_DIR=$R/yolo
@@ -28,7 +29,7 @@ PY
 }
 while true; do
   for weights in $(ls $R/detector/train/weights/epoch*.pt 2>/dev/null | sort -V); do
-    n=$(basename $weights .pt); n=${n#epoch}; name=v19-e$((n + 1))  # ultralytics counts from 0
+    n=$(basename $weights .pt); n=${n#epoch}; name=$TAG-e$((n + 1))  # ultralytics counts from 0
     [ -f $S/$name-racks.json ] && continue
     sleep 5  # the run may still be writing it
     cp $weights $R/measured/$name.pt
@@ -42,6 +43,6 @@ while true; do
     line $name >> $R/epoch-scores.txt
     rm -rf $R/measured/export-$name
   done
-  grep -q "^training took\|epochs completed" $R/train.log 2>/dev/null && [ -z "$(ls $R/detector/train/weights/epoch*.pt | while read w; do n=$(basename $w .pt); n=${n#epoch}; [ -f $S/v19-e$((n + 1))-racks.json ] || echo $w; done)" ] && break
+  grep -q "^training took\|epochs completed" $R/train.log 2>/dev/null && [ -z "$(ls $R/detector/train/weights/epoch*.pt | while read w; do n=$(basename $w .pt); n=${n#epoch}; [ -f $S/$TAG-e$((n + 1))-racks.json ] || echo $w; done)" ] && break
   sleep 60
 done
