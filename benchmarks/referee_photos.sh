@@ -9,8 +9,13 @@
 # them make games, none of them in the sets above; the detector and the crop classifier were trained on
 # them (their reads flatter), the referee never tuned on them until the nineteenth session looked at
 # `others` (the seeds of `others-holdout` never looked at).
+# `zoom` and `zoom-holdout` (twentieth session) lay each photo in the middle of a table 1.6 times its size
+# (`--zoom-out 1.6`: its own empty table mirrored around it), so that its tiles are 43-77 px tall in the
+# 1000 px frame, as a camera further up sees them, not 69-123: `zoom` from real-dev-measure's photos
+# (looked at), `zoom-holdout` from real-dev-train's (seeds never looked at).
 #
-#   benchmarks/referee_photos.sh [tune|holdout|both|others|others-holdout|all] [--render-only]
+#   benchmarks/referee_photos.sh [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|all]
+#       [--render-only]
 #
 # Writes $REFEREE_PHOTOS/results/<set>-<date>.json (every folder's figures and wrong calls) and prints one
 # line per folder and per set.
@@ -26,9 +31,10 @@ WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|both|others|others-holdout|all) WHICH=$arg ;;
+        tune|holdout|both|others|others-holdout|zoom|zoom-holdout|all) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|both|others|others-holdout|all] [--render-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|all] [--render-only]" >&2
+           exit 2 ;;
     esac
 done
 [ -d "$PHOTOS/labels" ] && [ -d "$PHOTOS_OTHERS/labels" ] || bash docs/experiments/scripts-s14/split-real-dev.sh
@@ -38,14 +44,18 @@ TUNE="3100:2 3101:3 3102:2 3103:3"
 HOLDOUT="3900:2 3901:3"
 OTHERS="3900:2 3901:3"
 OTHERS_HOLDOUT="3960:2 3961:3"
+ZOOM="3200:2 3201:3"
+ZOOM_HOLDOUT="3980:2 3981:3"
 
 seeds_of() {
     case "$1" in
         tune) echo "$TUNE" ;; holdout) echo "$HOLDOUT" ;;
         others) echo "$OTHERS" ;; others-holdout) echo "$OTHERS_HOLDOUT" ;;
+        zoom) echo "$ZOOM" ;; zoom-holdout) echo "$ZOOM_HOLDOUT" ;;
     esac
 }
-photos_of() { case "$1" in others*) echo "$PHOTOS_OTHERS" ;; *) echo "$PHOTOS" ;; esac; }
+photos_of() { case "$1" in others*|zoom-holdout) echo "$PHOTOS_OTHERS" ;; *) echo "$PHOTOS" ;; esac; }
+zoom_of() { case "$1" in zoom*) echo 1.6 ;; *) echo 1 ;; esac; }
 
 render() {
     for pair in $(seeds_of "$1"); do
@@ -53,7 +63,7 @@ render() {
         local dir="$OUT/$1/seed$seed-p$players"
         if [ ! -f "$dir/game-$(printf %03d $((GAMES - 1))).json" ]; then
             nice -n 10 "$PYTHON" -m datasets.photo_game "$dir" --photos "$(photos_of "$1")" --games "$GAMES" \
-                --seed "$seed" --players "$players" > /dev/null
+                --seed "$seed" --players "$players" --zoom-out "$(zoom_of "$1")" > /dev/null
         fi
     done
 }
@@ -65,8 +75,8 @@ measure() {
     nice -n 10 "$PYTHON" benchmarks/measure_referee_set.py "$1" "$result" "${folders[@]}"
 }
 
-for set in tune holdout others others-holdout; do
-    if [ "$WHICH" = all ] || [ "$WHICH" = "$set" ] || { [ "$WHICH" = both ] && [[ $set != others* ]]; }; then
+for set in tune holdout others others-holdout zoom zoom-holdout; do
+    if [ "$WHICH" = all ] || [ "$WHICH" = "$set" ] || { [ "$WHICH" = both ] && [[ $set = tune || $set = holdout ]]; }; then
         render "$set"
         [ "$RENDER_ONLY" = 1 ] || measure "$set"
     fi

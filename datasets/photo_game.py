@@ -1,7 +1,7 @@
 """Game videos for the referee made from the real pixels of labelled photos, with the truth of `game_video`.
 
     python -m datasets.photo_game OUT_DIR --photos DIR --games N --seed S --players 2 [--fps 10]
-        [--long-side 1000]
+        [--long-side 1000] [--zoom-out 1.6]
 
 `DIR` holds `images/*.jpg`, `labels/*.txt` (YOLO: `class x1 y1 x2 y2 ...` polygons or `class cx cy w h`
 boxes, normalised) and `data.yaml` (the class names, `black_1` ... `joker`). Writes `OUT_DIR/game-000.mp4`
@@ -473,6 +473,31 @@ def empty_table(photo: Photo, masks: tuple[list[np.ndarray], list[np.ndarray]] |
     return out.astype(np.float32), report
 
 
+def zoomed_out(photo: Photo, empty: np.ndarray, factor: float) -> tuple[Photo, np.ndarray]:
+    """The photo in the middle of a table `factor` times as wide and high, and its empty table: the new table
+    around it is the photo's own empty table mirrored at each edge (no seam where no tile lies; a mirror
+    copies no tile, since the empty table has none). The tiles keep their pixels and sizes: against the
+    frame they are `factor` times smaller, as a camera further up sees them (a close photo's tiles are
+    69-123 px tall at 1000 px, a rendered game's 45-60)."""
+    if not 1.0 <= factor <= 3.0:
+        raise ValueError(f"a photo is zoomed out from 1 to 3 times, not {factor}")
+    if factor == 1.0:
+        return photo, empty
+    w, h = photo.size
+    width, height = round(w * factor / 2) * 2, round(h * factor / 2) * 2
+    left, top = (width - w) // 2, (height - h) // 2
+    # Each border is at most the photo's own size (factor <= 3): one mirror fills it.
+    canvas_empty = np.ascontiguousarray(cv2.copyMakeBorder(
+        empty, top, height - h - top, left, width - w - left, cv2.BORDER_REFLECT_101), np.float32)
+    image = to_u8(canvas_empty)
+    image[top:top + h, left:left + w] = photo.image
+    shift = np.array([left, top], np.float64)
+    tiles = [PhotoTile(t.tile, t.polygon + shift, t.centre + shift, t.up, t.height, t.width)
+             for t in photo.tiles]
+    zoomed = Photo(photo.name, image, tiles, [list(g) for g in photo.groups], list(photo.rows))
+    return zoomed, canvas_empty
+
+
 class PhotoStates(CachedStates):
     """Each table state's still image (BGR float32 0-1 and bytes): the empty table with the photo's pixels
     of the tiles on the table (grown polygons, feathered; a tile off the table next to one on it keeps its
@@ -745,9 +770,11 @@ def photo_look(photo: Photo, seed: int, empty: np.ndarray, taken: np.ndarray) ->
 
 
 def render_photo_game(photo: Photo, out_path: Path, seed: int, players: int = 2, fps: int = 10,
-                      hands: str = "real") -> tuple[GameTruth, dict[str, Any], FillReport]:
+                      hands: str = "real", zoom_out: float = 1.0
+                      ) -> tuple[GameTruth, dict[str, Any], FillReport]:
     """Write one photo's game as an mp4 (`mp4v`) and its truth beside it (`.json`); returns the truth, the
-    JSON written and how state 0 was filled.
+    JSON written and how state 0 was filled. `zoom_out` > 1: the photo in the middle of a table that many
+    times its size (`zoomed_out`), its tiles that much smaller against the frame.
 
     Raises:
         OSError: the video could not be written, or does not read back with every frame.
@@ -755,6 +782,9 @@ def render_photo_game(photo: Photo, out_path: Path, seed: int, players: int = 2,
     out_path = Path(out_path)
     masks = tile_masks(photo)
     empty, report = empty_table(photo, masks)
+    if zoom_out > 1.0:
+        photo, empty = zoomed_out(photo, empty, zoom_out)
+        masks = tile_masks(photo)
     taken = np.zeros(photo.image.shape[:2], np.uint8)
     for g in masks[1]:
         taken = cv2.max(taken, g)
@@ -764,7 +794,7 @@ def render_photo_game(photo: Photo, out_path: Path, seed: int, players: int = 2,
     frames, truth = compose_frames(script, look, images, fps, hands=hands)
     write_video(frames, out_path, fps, photo.size, truth.frames)
     truth.video = out_path.name
-    data = {**truth.to_json(), "photo": photo.name}
+    data = {**truth.to_json(), "photo": photo.name, **({"zoom_out": zoom_out} if zoom_out > 1.0 else {})}
     out_path.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
     return truth, data, report
 
@@ -802,8 +832,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fps", type=positive_int, default=10)
     p.add_argument("--long-side", type=positive_int, default=LONG_SIDE,
                    help=f"the photo's long side in the video, pixels ({LONG_SIDE})")
+    p.add_argument("--zoom-out", type=_zoom, default=1.0, metavar="F",
+                   help="the photo in the middle of a table F times its size, its own empty table mirrored "
+                        "around it: tiles F times smaller against the frame (1: the photo as it is)")
     p.add_argument("--quiet", action="store_true")
     return p
+
+
+def _zoom(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1.0 <= value <= 3.0:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 3, not {text}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -822,7 +865,8 @@ def main(argv: list[str] | None = None) -> int:
         while len(usable) <= game and checked < len(order):
             path = order[checked]
             checked += 1
-            photo = load_photo(path, labels, classes, args.long_side)
+            # Zoomed out, the photo is scaled so that the whole frame keeps the long side asked for.
+            photo = load_photo(path, labels, classes, max(2, round(args.long_side / args.zoom_out)))
             why = unusable(photo)
             if why is None:
                 usable.append(photo)
@@ -844,7 +888,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: no photo in {str(args.photos)!r} makes a game", file=sys.stderr)
             return 2
         video = args.out / f"game-{i:03d}.mp4"
-        truth, _, report = render_photo_game(photo, video, args.seed * 1000 + i, args.players, args.fps)
+        truth, _, report = render_photo_game(photo, video, args.seed * 1000 + i, args.players, args.fps,
+                                             zoom_out=args.zoom_out)
         if not args.quiet:
             illegal = sum(not t["legal"] for t in truth.turns)
             print(f"{video}: {photo.name}, {len(photo.groups)} groups, {len(truth.turns)} turns ({illegal} "

@@ -27,6 +27,7 @@ from datasets.photo_game import (
     render_photo_game,
     tile_masks,
     unusable,
+    zoomed_out,
 )
 from datasets.render import render_indexed, write_data_yaml
 from vision.evaluation.game_videos import COMPARED, evaluate, score_calls
@@ -297,6 +298,44 @@ def test_cli_writes_games_and_skips_photos_without_a_game(tmp_path: Path, folder
     assert [g["photo"] for g in games] == ["table.jpg", "table.jpg"]
     assert [g["seed"] for g in games] == [4000, 4001]
     assert (games[0]["width"], games[0]["height"]) == (320, 240)
+
+
+def test_a_zoomed_out_photo_lies_in_the_middle_of_its_own_table_mirrored(photo: Photo) -> None:
+    masks = tile_masks(photo)
+    empty, _ = empty_table(photo, masks)
+    wide, wide_empty = zoomed_out(photo, empty, 1.6)
+    (w, h), (width, height) = photo.size, wide.size
+    assert (width, height) == (round(w * 1.6 / 2) * 2, round(h * 1.6 / 2) * 2)
+    assert wide_empty.shape[:2] == (height, width)
+    left, top = (width - w) // 2, (height - h) // 2
+    assert np.array_equal(wide.image[top:top + h, left:left + w], photo.image)  # the photo's own pixels
+    for before, after in zip(photo.tiles, wide.tiles, strict=True):
+        assert after.tile == before.tile and after.height == before.height  # the same tiles, smaller in frame
+        assert np.allclose(after.polygon - before.polygon, [left, top])
+    assert wide.groups == photo.groups and wide.rows == photo.rows
+    # Around the photo, its empty table mirrored: no tile there (white blobs), and the seam continuous.
+    around = np.full((height, width), 255, np.uint8)
+    around[top:top + h, left:left + w] = 0
+    assert _white_blobs(wide.image, around) < 0.02 * photo.tile_px ** 2
+    assert np.allclose(wide_empty[top:top + h, left:left + w], empty)
+    assert np.allclose(wide_empty[top - 1, left:left + w], empty[1])
+    # The whole game still plays: every state's image at the wide size.
+    images = PhotoStates(photo_script(wide, 3, 2), wide, wide_empty, tile_masks(wide))
+    assert images.u8(0).shape[:2] == (height, width)
+    with pytest.raises(ValueError, match="from 1 to 3"):
+        zoomed_out(photo, empty, 3.5)
+
+
+def test_cli_zooms_out_to_the_long_side_asked_for(tmp_path: Path, folder: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main([str(out), "--photos", str(folder), "--seed", "4", "--fps", "2", "--long-side", "320",
+                 "--zoom-out", "2"]) == 0
+    game = json.loads((out / "game-000.json").read_text())
+    assert game["zoom_out"] == 2.0 and (game["width"], game["height"]) == (320, 240)
+    with pytest.raises(SystemExit):
+        main([str(out), "--photos", str(folder), "--zoom-out", "5"])
+    assert "must be from 1 to 3, not 5" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("case", ["missing", "no labels", "unknown class"])
