@@ -720,6 +720,14 @@ def _illegal(photo: Photo, planner: _Planner, pool: Play, opened: bool, no_sets:
             # A tile kept back from inside a row leaves its place empty: the row is two sets on the table
             # (r1-r8, a gap, r10-r13 is two valid runs, a legal play, not one invalid set).
             parts = [part for part in (group[:pos], group[pos + 1:]) if part]
+            # ...and a row whose rest is a set read whole is no invalid play either: o13 (gap) k13 b13, r13
+            # kept back, is a group of three with a tile's room in it, and the referee (as a player would)
+            # reads the two parts as one set where that makes the play legal (`vision.watch.joinable_sets`;
+            # photo game zoom 3201-p3 game 1: the truth called that legal play "invalid", and the seat that
+            # "put it back" then took tiles).
+            rest = group[:pos] + group[pos + 1:]
+            if check_set(photo.faces(rest), planner.rules).valid:
+                continue
             if any(not check_set(photo.faces(part), planner.rules).valid for part in parts):
                 options.append(parts)
     if not options:
