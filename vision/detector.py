@@ -108,6 +108,19 @@ same; racks read wholly in their owner's order 79.3 -> 78.5 %. Hold-out, measure
 racks 93.60 -> 93.73 %, end to end 90.85 -> 90.90 %, racks in order 69.4 -> 68.4 %. Replacing whatever
 the scores (tried with the levelled looks' boxes too): table tiles on racks 9.6 -> 9.8 %. real-dev
 unchanged (docs/experiments/lab-notes.md, ninth session)."""
+FAINT_TILE_FROM = 0.25
+"""A tile box scoring this much but under the threshold gets a closer look (`TileDetector.faint_look`) ..."""
+FAINT_LOOK_SHARE = 0.5
+"""... a window around it this share of the frame's long side (square), given to the detector whole: the
+tiles in it twice as large in the detector's input. A clear tile in the shadow of a 1000x750 frame, 13 px
+tall at 320, scores under the threshold (photo game zoom 3200-p2 game 5: a blue 1 and 2 at 0.34 and 0.29,
+0.86 and 0.87 seen twice as close; a legal opening called "not legal", 24 points and a lone blue 3)."""
+FAINT_LOOK_CONFIRM_IOU = 0.3
+"""A faint box is kept where the closer look finds a tile box over it (this IoU) scoring the threshold; the
+closer look's box is kept, with its score. Nothing else the closer look finds is added."""
+FAINT_LOOKS_AT_MOST = 2
+"""Closer looks a frame, each at the best-scored faint box not in a window looked at already: each costs a
+forward pass."""
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
 KEEP_COVERED_ABOVE = 0.7
@@ -439,8 +452,8 @@ class TileDetector:
         max_coverage: float = DEFAULT_MAX_COVERAGE,
         extra_looks: bool = True,
     ) -> None:
-        """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look` and
-        `sloped_rack_look` off)."""
+        """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look`,
+        `sloped_rack_look` and `faint_look` off)."""
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
@@ -470,6 +483,7 @@ class TileDetector:
         self.max_coverage = max_coverage
         self.rack_look = extra_looks
         self.sloped_rack_look = extra_looks
+        self.faint_look = extra_looks
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size, self.stride)
@@ -481,7 +495,9 @@ class TileDetector:
         looks were deleted in the thirteenth session, for they changed nothing on the hold-out or the real
         photos: a frame with few tiles looked at again shrunk (a close-up), and a frame mirrored out for racks
         cut by its edge (docs/experiments/scripts-s13/looks-figures.md)."""
-        found, rack_parts = self._look(image, confidence)
+        found, rack_parts, faint = self._look(image, confidence)
+        if self.faint_look and len(faint):
+            found = self._with_faint_looks(image, found, faint, confidence)
         if self.sloped_rack_look and self.rack_class is not None and found.rack_xyxy is not None:
             found = self._with_sloped_racks(image, found, rack_parts)
         if self.rack_look and found.rack_xyxy is not None and len(found.rack_xyxy):
@@ -590,6 +606,46 @@ class TileDetector:
         found = sharper_boxes(found, boxes[kept], scores[kept])
         return self._with_new_tiles(found, boxes[kept], scores[kept])
 
+    def _with_faint_looks(self, image: np.ndarray, found: Detections, faint: np.ndarray,
+                          confidence: float | None) -> Detections:
+        """`found` and the faint boxes (rows x1, y1, x2, y2, score, best first) a closer look confirms (see
+        `FAINT_TILE_FROM`)."""
+        height, width = image.shape[:2]
+        side = max(16, round(FAINT_LOOK_SHARE * max(width, height)))
+        threshold = self.confidence if confidence is None else confidence
+        looked_at: list[tuple[int, int, int, int]] = []
+        added, added_scores = [], []
+        for box in faint[:, :4]:
+            if len(looked_at) >= FAINT_LOOKS_AT_MOST:
+                break
+            middle = (box[:2] + box[2:]) / 2
+            edge = 0.1 * side  # a box near a window's edge is looked at again, from its own window
+            if any(x1 + edge <= middle[0] <= x2 - edge and y1 + edge <= middle[1] <= y2 - edge
+                   for x1, y1, x2, y2 in looked_at):
+                continue
+            x1 = int(np.clip(round(middle[0] - side / 2), 0, max(0, width - side)))
+            y1 = int(np.clip(round(middle[1] - side / 2), 0, max(0, height - side)))
+            x2, y2 = min(width, x1 + side), min(height, y1 + side)
+            looked_at.append((x1, y1, x2, y2))
+            looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), threshold)
+            if not len(looked):
+                continue
+            boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
+            inside = ((faint[:, 0] >= x1) & (faint[:, 1] >= y1) & (faint[:, 2] <= x2) & (faint[:, 3] <= y2))
+            if not inside.any():
+                continue
+            overlap = box_iou(boxes, faint[inside, :4])
+            confirmed = overlap.max(axis=1) >= FAINT_LOOK_CONFIRM_IOU
+            added.append(boxes[confirmed])
+            added_scores.append(looked.confidence[confirmed])
+        if not added:
+            return found
+        boxes, scores = np.concatenate(added), np.concatenate(added_scores)
+        if not len(boxes):
+            return found
+        kept = non_max_suppression(boxes, scores, self.iou)
+        return self._with_new_tiles(found, boxes[kept], scores[kept])
+
     def _with_new_tiles(self, found: Detections, boxes: np.ndarray, scores: np.ndarray) -> Detections:
         """`found` and those of a later look's tile `boxes` (frame pixels, after their own NMS) that no box
         of `found` overlaps `RACK_LOOK_NEW_IOU`, best first (`found`'s boxes are kept as they are)."""
@@ -606,9 +662,11 @@ class TileDetector:
     def detect_once(self, image: np.ndarray, confidence: float | None = None) -> Detections:
         return self._look(image, confidence)[0]
 
-    def _look(self, image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
-        """One forward pass: the detections, and every rack box scoring `RACK_PART_CONFIDENCE` before
-        the parts are joined and weak racks dropped ((0, 4) for a detector without racks)."""
+    def _look(self, image: np.ndarray, confidence: float | None = None
+              ) -> tuple[Detections, np.ndarray, np.ndarray]:
+        """One forward pass: the detections, every rack box scoring `RACK_PART_CONFIDENCE` before the parts
+        are joined and weak racks dropped ((0, 4) for a detector without racks), and the faint tile boxes
+        left out ((k, 5): x1, y1, x2, y2, score from `FAINT_TILE_FROM`, best first)."""
         tensor, geometry = self.preprocess(image)
         (raw,) = self.session.run(None, {self.input_name: tensor})
         return self._postprocess(raw, geometry, image.shape[:2], confidence)
@@ -628,7 +686,7 @@ class TileDetector:
         geometry: Letterbox,
         frame_hw: tuple[int, int],
         confidence: float | None = None,
-    ) -> tuple[Detections, np.ndarray]:
+    ) -> tuple[Detections, np.ndarray, np.ndarray]:
         threshold = self.confidence if confidence is None else confidence
         rows = raw[0].T  # (N, 4 + classes)
         racks = None
@@ -640,7 +698,7 @@ class TileDetector:
             racks = join_rack_parts(rack_boxes, rack_scores, keep_above=self.rack_confidence)
         found_racks = racks is not None and len(racks[0]) > 0
         lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold
-        lowest = min(lowest, self.row_tile_confidence)
+        lowest = min(lowest, self.row_tile_confidence, FAINT_TILE_FROM)
         boxes, scores, held = self._boxes_of(
             rows, self.tile_class, lowest, geometry, frame_hw, self.max_coverage
         )
@@ -659,7 +717,9 @@ class TileDetector:
             held_xyxy=boxes[kept & held],
             held_confidence=scores[kept & held],
         )
-        return found, rack_boxes
+        faint = np.flatnonzero(~kept & ~held & (scores >= FAINT_TILE_FROM))
+        faint = faint[np.argsort(-scores[faint], kind="stable")]
+        return found, rack_boxes, np.concatenate([boxes[faint], scores[faint, None]], axis=1)
 
     def _boxes_of(
         self,

@@ -342,6 +342,56 @@ def test_a_rack_look_adds_only_new_whole_tiles_standing_on_the_rack() -> None:
     assert sharper.confidence.tolist() == pytest.approx([0.9, 0.3])
 
 
+def test_a_faint_tile_is_kept_where_a_closer_look_finds_it_and_nothing_else_is_added() -> None:
+    # Frame 1000x750: the window around a faint box centred at (200, 300) is 500x500 from (0, 50).
+    detector = _LookedAt(
+        [
+            [180, 220, 220, 280],  # frame 180..220 x 270..330: over the faint box, scored 0.8
+            [400, 100, 440, 160],  # a tile the first look had no box for at all: not added
+        ],
+        [0.8, 0.9],
+    )
+    first = Detections(xyxy=np.array([[600, 300, 640, 360]], np.float32), confidence=np.array([0.9], np.float32))
+    faint = np.array([[182, 272, 218, 328, 0.3], [700, 500, 740, 560, 0.27]], np.float32)
+    frame = np.zeros((750, 1000, 3), np.uint8)
+    looked = detector._with_faint_looks(frame, first, faint, None)
+    # One window for each faint box (the second lies outside the first's window), at most FAINT_LOOKS_AT_MOST.
+    assert detector.looked_at == [(500, 500), (500, 500)]
+    assert looked.xyxy.tolist() == [[600, 300, 640, 360], [180, 270, 220, 330]]
+    assert looked.confidence.tolist() == pytest.approx([0.9, 0.8])
+    detector.window_scores[:] = 0.0  # the closer look does not confirm it: nothing is added
+    assert detector._with_faint_looks(frame, first, faint[:1], None) is first
+
+
+def test_the_faint_look_reads_clear_tiles_in_the_shadow_of_a_far_table(detector: TileDetector) -> None:
+    # A real photo seen from further up would do (photo game zoom 3200-p2 game 5); a rendered table far away
+    # in the dark shows it too: tiles found only when looked at closer, and no box where there is no tile.
+    found = {False: 0, True: 0}
+    tiles = false = 0
+    for index in range(6):  # seed 9000: never used in training
+        image, truth, _ = render_indexed(9000, 40 + index, long_side=1000, kind="game")
+        dark = np.clip(image.astype(np.float32) * 0.45, 0, 255).astype(np.uint8)
+        height, width = dark.shape[:2]
+        small = cv2.resize(dark, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+        frame = np.empty_like(dark)
+        frame[:] = np.median(small.reshape(-1, 3), axis=0)  # more of the (dark) cloth around the table
+        top, left = height // 4, width // 4
+        frame[top:top + small.shape[0], left:left + small.shape[1]] = small
+        boxes = np.array([t.box for t in truth.tiles], np.float64).reshape(-1, 4) / 2 + [left, top, left, top]
+        labelled = np.array([t.labelled for t in truth.tiles], bool)
+        tiles += int(labelled.sum())
+        for look in (False, True):
+            detector.faint_look = look
+            got = detector.detect(frame)
+            if len(got):
+                found[look] += int((box_iou(boxes[labelled], got.xyxy).max(axis=1) >= 0.5).sum())
+                false += int(look) * int((box_iou(got.xyxy, boxes).max(axis=1) < 0.3).sum())
+    detector.faint_look = True
+    assert tiles >= 40
+    assert found[True] >= found[False] + 5, found
+    assert false <= 1
+
+
 def test_a_later_looks_better_box_of_a_tile_replaces_the_first_looks() -> None:
     found = Detections(
         xyxy=np.array([[100, 100, 140, 150], [300, 100, 340, 150], [500, 100, 540, 150]], np.float32),
@@ -408,9 +458,10 @@ def test_a_frame_with_no_rack_found_and_no_sloping_line_gets_one_look(
     first = Detections(xyxy=tiles.astype(np.float32), confidence=np.full(len(tiles), 0.9, np.float32),
                        rack_xyxy=np.zeros((0, 4), np.float32), rack_confidence=np.zeros(0, np.float32))
 
-    def look(image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
+    def look(image: np.ndarray, confidence: float | None = None
+             ) -> tuple[Detections, np.ndarray, np.ndarray]:
         looked.append(image.shape)
-        return first, np.zeros((0, 4), np.float32)
+        return first, np.zeros((0, 4), np.float32), np.zeros((0, 5), np.float32)  # no faint tile either
 
     monkeypatch.setattr(detector, "_look", look)
     found = detector.detect(np.zeros((300, 400, 3), np.uint8))

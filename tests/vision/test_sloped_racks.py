@@ -123,13 +123,14 @@ class _Levelled(TileDetector):
         self.rack_look = False
         self.windows: list[tuple[int, ...]] = []
 
-    def _look(self, image: np.ndarray, confidence: float | None = None) -> tuple[Detections, np.ndarray]:
+    def _look(self, image: np.ndarray, confidence: float | None = None
+              ) -> tuple[Detections, np.ndarray, np.ndarray]:
         if not self.windows and image.shape[:2] == (600, 600):
             self.windows.append(())
             first = Detections(xyxy=self.tiles.astype(np.float32),
                                confidence=np.full(len(self.tiles), 0.9, np.float32),
                                rack_xyxy=np.zeros((0, 4)), rack_confidence=np.zeros(0))
-            return first, self.parts.astype(np.float32)
+            return first, self.parts.astype(np.float32), np.zeros((0, 5), np.float32)
         self.windows.append(image.shape)
         h, w = image.shape[:2]
         return Detections(
@@ -137,7 +138,7 @@ class _Levelled(TileDetector):
             confidence=np.array([0.5], np.float32),
             rack_xyxy=np.array([[0.1 * w, 0.1 * h, 0.9 * w, 0.9 * h]], np.float32),
             rack_confidence=np.array([self.rack_score], np.float32),
-        ), np.zeros((0, 4), np.float32)
+        ), np.zeros((0, 4), np.float32), np.zeros((0, 5), np.float32)
 
 
 def _middle(tiles: np.ndarray) -> np.ndarray:
