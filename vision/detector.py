@@ -121,6 +121,14 @@ closer look's box is kept, with its score. Nothing else the closer look finds is
 FAINT_LOOKS_AT_MOST = 2
 """Closer looks a frame, each at the best-scored faint box not in a window looked at already: each costs a
 forward pass."""
+SMALL_TILES_BELOW = 12.0
+"""A frame whose found tiles are this small in the detector's input (the median box's long side, pixels at
+`input_size`) is looked at again in four overlapping windows (`TileDetector.small_tiles_look`, each
+`SMALL_TILES_WINDOW` of the frame's width and height, its corners), the tiles twice as large there; the faint
+look is then not needed. Photo game zoom2 3210-p2 game 2 (a real photo on a table twice its size, tiles 34 px
+tall in a 1000 px frame, 11 px at 320): the first look found 1-2 tiles fewer than lay there at 11 of its 12
+turns (two tiles side by side in one box), the windows as many as lay there at 10 of them."""
+SMALL_TILES_WINDOW = 0.6
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
 KEEP_COVERED_ABOVE = 0.7
@@ -453,7 +461,7 @@ class TileDetector:
         extra_looks: bool = True,
     ) -> None:
         """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look`,
-        `sloped_rack_look` and `faint_look` off)."""
+        `sloped_rack_look`, `faint_look` and `small_tiles_look` off)."""
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
@@ -484,6 +492,7 @@ class TileDetector:
         self.rack_look = extra_looks
         self.sloped_rack_look = extra_looks
         self.faint_look = extra_looks
+        self.small_tiles_look = extra_looks
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size, self.stride)
@@ -496,7 +505,9 @@ class TileDetector:
         photos: a frame with few tiles looked at again shrunk (a close-up), and a frame mirrored out for racks
         cut by its edge (docs/experiments/scripts-s13/looks-figures.md)."""
         found, rack_parts, faint = self._look(image, confidence)
-        if self.faint_look and len(faint):
+        if self.small_tiles_look and self._tiles_are_small(image, found):
+            found = self._with_window_looks(image, found, confidence)
+        elif self.faint_look and len(faint):
             found = self._with_faint_looks(image, found, faint, confidence)
         if self.sloped_rack_look and self.rack_class is not None and found.rack_xyxy is not None:
             found = self._with_sloped_racks(image, found, rack_parts)
@@ -602,6 +613,41 @@ class TileDetector:
         if not added:
             return found
         boxes, scores = np.concatenate(added), np.concatenate(added_scores)
+        kept = non_max_suppression(boxes, scores, self.iou)
+        found = sharper_boxes(found, boxes[kept], scores[kept])
+        return self._with_new_tiles(found, boxes[kept], scores[kept])
+
+    def _tiles_are_small(self, image: np.ndarray, found: Detections) -> bool:
+        """Whether the median found tile's long side is under `SMALL_TILES_BELOW` input pixels."""
+        if len(found) < 3:
+            return False
+        long_sides = (found.xyxy[:, 2:] - found.xyxy[:, :2]).max(axis=1)
+        to_input = self.input_size / max(image.shape[:2])
+        return float(np.median(long_sides)) * to_input < SMALL_TILES_BELOW
+
+    def _with_window_looks(self, image: np.ndarray, found: Detections,
+                           confidence: float | None) -> Detections:
+        """`found` and the tiles four overlapping windows at the frame's corners find (see
+        `SMALL_TILES_BELOW`): new ones added, a better-scored box of a tile taking the first look's place."""
+        height, width = image.shape[:2]
+        window_w, window_h = round(SMALL_TILES_WINDOW * width), round(SMALL_TILES_WINDOW * height)
+        added, added_scores = [], []
+        for x1 in (0, width - window_w):
+            for y1 in (0, height - window_h):
+                x2, y2 = x1 + window_w, y1 + window_h
+                looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), confidence)
+                boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
+                cut = (
+                    ((boxes[:, 0] <= x1 + 1) & (x1 > 0))
+                    | ((boxes[:, 1] <= y1 + 1) & (y1 > 0))
+                    | ((boxes[:, 2] >= x2 - 1) & (x2 < width))
+                    | ((boxes[:, 3] >= y2 - 1) & (y2 < height))
+                )  # a tile cut by a window's inner edge is whole in the window beside it
+                added.append(boxes[~cut])
+                added_scores.append(looked.confidence[~cut])
+        boxes, scores = np.concatenate(added), np.concatenate(added_scores)
+        if not len(boxes):
+            return found
         kept = non_max_suppression(boxes, scores, self.iou)
         found = sharper_boxes(found, boxes[kept], scores[kept])
         return self._with_new_tiles(found, boxes[kept], scores[kept])
