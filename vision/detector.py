@@ -599,23 +599,33 @@ class TileDetector:
             x1, y1, x2, y2 = rack_look_window(rack, width, height)
             if x2 - x1 < 16 or y2 - y1 < 16:
                 continue
-            looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), self.rack_tile_confidence)
-            boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
-            cut = (
-                ((boxes[:, 0] <= x1 + 1) & (x1 > 0))
-                | ((boxes[:, 1] <= y1 + 1) & (y1 > 0))
-                | ((boxes[:, 2] >= x2 - 1) & (x2 < width))
-                | ((boxes[:, 3] >= y2 - 1) & (y2 < height))
-            )  # a tile cut by the window's edge is the first look's to find
+            # A tile cut by the window's edge is the first look's to find.
+            boxes, scores, cut = self._window_look(image, (x1, y1, x2, y2), self.rack_tile_confidence)
             keep = on_rack_boxes(boxes, rack[None]) & ~cut
             added.append(boxes[keep])
-            added_scores.append(looked.confidence[keep])
+            added_scores.append(scores[keep])
         if not added:
             return found
         boxes, scores = np.concatenate(added), np.concatenate(added_scores)
         kept = non_max_suppression(boxes, scores, self.iou)
         found = sharper_boxes(found, boxes[kept], scores[kept])
         return self._with_new_tiles(found, boxes[kept], scores[kept])
+
+    def _window_look(self, image: np.ndarray, window: tuple[int, int, int, int], confidence: float | None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One look at `window` (x1, y1, x2, y2) of the frame: its tile boxes in frame pixels, their scores,
+        and which of them touch one of the window's edges that lie inside the frame."""
+        x1, y1, x2, y2 = window
+        height, width = image.shape[:2]
+        looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), confidence)
+        boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
+        cut = (
+            ((boxes[:, 0] <= x1 + 1) & (x1 > 0))
+            | ((boxes[:, 1] <= y1 + 1) & (y1 > 0))
+            | ((boxes[:, 2] >= x2 - 1) & (x2 < width))
+            | ((boxes[:, 3] >= y2 - 1) & (y2 < height))
+        )
+        return boxes, looked.confidence, cut
 
     def _tiles_are_small(self, image: np.ndarray, found: Detections) -> bool:
         """Whether the median found tile's long side is under `SMALL_TILES_BELOW` input pixels."""
@@ -634,17 +644,11 @@ class TileDetector:
         added, added_scores = [], []
         for x1 in (0, width - window_w):
             for y1 in (0, height - window_h):
-                x2, y2 = x1 + window_w, y1 + window_h
-                looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), confidence)
-                boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
-                cut = (
-                    ((boxes[:, 0] <= x1 + 1) & (x1 > 0))
-                    | ((boxes[:, 1] <= y1 + 1) & (y1 > 0))
-                    | ((boxes[:, 2] >= x2 - 1) & (x2 < width))
-                    | ((boxes[:, 3] >= y2 - 1) & (y2 < height))
-                )  # a tile cut by a window's inner edge is whole in the window beside it
+                # A tile cut by a window's inner edge is whole in the window beside it.
+                window = (x1, y1, x1 + window_w, y1 + window_h)
+                boxes, scores, cut = self._window_look(image, window, confidence)
                 added.append(boxes[~cut])
-                added_scores.append(looked.confidence[~cut])
+                added_scores.append(scores[~cut])
         boxes, scores = np.concatenate(added), np.concatenate(added_scores)
         if not len(boxes):
             return found
@@ -673,17 +677,16 @@ class TileDetector:
             y1 = int(np.clip(round(middle[1] - side / 2), 0, max(0, height - side)))
             x2, y2 = min(width, x1 + side), min(height, y1 + side)
             looked_at.append((x1, y1, x2, y2))
-            looked = self.detect_once(np.ascontiguousarray(image[y1:y2, x1:x2]), threshold)
-            if not len(looked):
+            boxes, scores, _ = self._window_look(image, (x1, y1, x2, y2), threshold)
+            if not len(boxes):
                 continue
-            boxes = looked.xyxy + np.array([x1, y1, x1, y1], np.float32)
             inside = ((faint[:, 0] >= x1) & (faint[:, 1] >= y1) & (faint[:, 2] <= x2) & (faint[:, 3] <= y2))
             if not inside.any():
                 continue
             overlap = box_iou(boxes, faint[inside, :4])
             confirmed = overlap.max(axis=1) >= FAINT_LOOK_CONFIRM_IOU
             added.append(boxes[confirmed])
-            added_scores.append(looked.confidence[confirmed])
+            added_scores.append(scores[confirmed])
         if not added:
             return found
         boxes, scores = np.concatenate(added), np.concatenate(added_scores)
