@@ -155,7 +155,8 @@ def _row_photo(rows: list[list[str]]) -> Photo:
         for c, token in enumerate(row):
             x, y = 50.0 + 44 * c, 80.0 + 120 * r
             polygon = np.array([[x - 20, y - 30], [x + 20, y - 30], [x + 20, y + 30], [x - 20, y + 30]])
-            tiles.append(PhotoTile(Tile.parse(token), polygon, np.array([x, y]), np.array([0.0, -1.0]), 60, 40))
+            up = np.array([0.0, -1.0])
+            tiles.append(PhotoTile(Tile.parse(token), polygon, np.array([x, y]), up, 60, 40))
     photo = Photo("rows.jpg", np.zeros((120 * len(rows) + 40, 700, 3), np.uint8), tiles)
     photo.groups = group_tiles(tiles)
     photo.rows = list(range(len(photo.groups)))

@@ -351,7 +351,8 @@ def test_a_faint_tile_is_kept_where_a_closer_look_finds_it_and_nothing_else_is_a
         ],
         [0.8, 0.9],
     )
-    first = Detections(xyxy=np.array([[600, 300, 640, 360]], np.float32), confidence=np.array([0.9], np.float32))
+    first = Detections(xyxy=np.array([[600, 300, 640, 360]], np.float32),
+                       confidence=np.array([0.9], np.float32))
     faint = np.array([[182, 272, 218, 328, 0.3], [700, 500, 740, 560, 0.27]], np.float32)
     frame = np.zeros((750, 1000, 3), np.uint8)
     looked = detector._with_faint_looks(frame, first, faint, None)
