@@ -13,9 +13,10 @@
 # (`--zoom-out 1.6`: its own empty table mirrored around it), so that its tiles are 43-77 px tall in the
 # 1000 px frame, as a camera further up sees them, not 69-123: `zoom` from real-dev-measure's photos
 # (looked at), `zoom-holdout` from real-dev-train's (seeds never looked at); `zoom2` twice its size (tiles
-# 35-62 px; real-dev-measure's photos, looked at).
+# 35-62 px; real-dev-measure's photos, looked at). `zoom18` (twenty-first session, tuning): 1.8 times, new
+# seeds, real-dev-measure's photos.
 #
-#   benchmarks/referee_photos.sh [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|all]
+#   benchmarks/referee_photos.sh [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|zoom18|all]
 #       [--render-only]
 #
 # Writes $REFEREE_PHOTOS/results/<set>-<date>.json (every folder's figures and wrong calls) and prints one
@@ -32,9 +33,9 @@ WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|all) WHICH=$arg ;;
+        tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|zoom18|all) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|all]" \
+        *) echo "usage: $0 [tune|holdout|both|others|others-holdout|zoom|zoom-holdout|zoom2|zoom18|all]" \
                 "[--render-only]" >&2
            exit 2 ;;
     esac
@@ -49,16 +50,17 @@ OTHERS_HOLDOUT="3960:2 3961:3"
 ZOOM="3200:2 3201:3"
 ZOOM_HOLDOUT="3980:2 3981:3"
 ZOOM2="3210:2 3211:3"
+ZOOM18="3220:2 3221:3"
 
 seeds_of() {
     case "$1" in
         tune) echo "$TUNE" ;; holdout) echo "$HOLDOUT" ;;
         others) echo "$OTHERS" ;; others-holdout) echo "$OTHERS_HOLDOUT" ;;
-        zoom) echo "$ZOOM" ;; zoom-holdout) echo "$ZOOM_HOLDOUT" ;; zoom2) echo "$ZOOM2" ;;
+        zoom) echo "$ZOOM" ;; zoom-holdout) echo "$ZOOM_HOLDOUT" ;; zoom2) echo "$ZOOM2" ;; zoom18) echo "$ZOOM18" ;;
     esac
 }
 photos_of() { case "$1" in others*|zoom-holdout) echo "$PHOTOS_OTHERS" ;; *) echo "$PHOTOS" ;; esac; }
-zoom_of() { case "$1" in zoom2) echo 2 ;; zoom*) echo 1.6 ;; *) echo 1 ;; esac; }
+zoom_of() { case "$1" in zoom2) echo 2 ;; zoom18) echo 1.8 ;; zoom*) echo 1.6 ;; *) echo 1 ;; esac; }
 
 render() {
     for pair in $(seeds_of "$1"); do
@@ -78,7 +80,7 @@ measure() {
     nice -n 10 "$PYTHON" benchmarks/measure_referee_set.py "$1" "$result" "${folders[@]}"
 }
 
-for set in tune holdout others others-holdout zoom zoom-holdout zoom2; do
+for set in tune holdout others others-holdout zoom zoom-holdout zoom2 zoom18; do
     if [ "$WHICH" = all ] || [ "$WHICH" = "$set" ] || { [ "$WHICH" = both ] && [[ $set = tune || $set = holdout ]]; }; then
         render "$set"
         [ "$RENDER_ONLY" = 1 ] || measure "$set"

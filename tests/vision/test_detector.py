@@ -386,6 +386,14 @@ def test_small_tiles_get_four_overlapping_windows_and_large_ones_do_not() -> Non
     large = Detections(xyxy=np.array([[100, 100, 150, 170]] * 3, np.float32) + np.arange(3)[:, None] * 60,
                        confidence=np.full(3, 0.9, np.float32))
     assert not detector._tiles_are_small(frame, large)  # 70 px: 22 px at 320
+    # Photo game zoom18 (a real photo on a table 1.8 times its size): tiles 40 px tall at 1000 px, 12.8 px at
+    # 320; the first look boxed a red 2 between a black and an orange 2 off its place, and the referee left
+    # it out as a second box of the orange 2.
+    zoomed_out = Detections(
+        xyxy=np.array([[100, 100, 130, 140]] * 3, np.float32) + np.arange(3)[:, None] * 32,
+        confidence=np.full(3, 0.9, np.float32),
+    )
+    assert detector._tiles_are_small(frame, zoomed_out)
 
 
 def test_the_closer_looks_read_clear_tiles_of_a_far_dark_table(detector: TileDetector) -> None:
