@@ -40,6 +40,6 @@ else
     --scenes $R/render/* \
     --real-train /work/runs/real-dev-train:3 /work/shared/real-racks:4@rummy4-86,rummy4-87,rummy4-88,rummy4-89 \
     --real-val /work/runs/real-dev-measure /work/shared/real-racks@rummy4-90,rummy4-91,rummy4-92,rummy4-93 \
-    --imgsz 320 --epochs 40 --hours 1.8 --batch 16 --workers 1 --threads 2 --seed 6 --optimizer AdamW --lr0 0.00003 \
+    --imgsz 320 --epochs 40 --hours ${HOURS:-1.8} --batch 16 --workers 1 --threads 2 --seed 6 --optimizer AdamW --lr0 0.00003 \
     --save-period 1 --config-dir $R/yolo --export $R/tile_detector.onnx >> $R/train.log 2>&1
 fi
