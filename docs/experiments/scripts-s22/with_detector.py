@@ -1,0 +1,30 @@
+"""Run an evaluation module or script with another detector file in place of the shipped one, and/or with the
+detector's window look for small tiles off (`SMALL_TILES_BELOW` 0: the faint look then serves those frames),
+without touching `models/`: for the referee's sets, which load the shipped reader.
+
+    python docs/experiments/scripts-s22/with_detector.py [--detector D.onnx] [--no-window-look] \\
+        -m vision.evaluation.reading --images ... --json OUT
+    python docs/experiments/scripts-s22/with_detector.py --detector D.onnx \\
+        benchmarks/measure_referee_set.py NAME OUT FOLDER...
+"""
+
+import runpy
+import sys
+from pathlib import Path
+
+import vision.detector
+
+args = sys.argv[1:]
+while args and args[0] in ("--detector", "--no-window-look"):
+    if args[0] == "--detector":
+        vision.detector.DETECTOR_MODEL = str(Path(args[1]).resolve())  # joined to models/: absolute wins
+        args = args[2:]
+    else:
+        vision.detector.SMALL_TILES_BELOW = 0.0
+        args = args[1:]
+if args[:1] == ["-m"]:
+    sys.argv = [args[1], *args[2:]]
+    runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+else:
+    sys.argv = args
+    runpy.run_path(args[0], run_name="__main__")
