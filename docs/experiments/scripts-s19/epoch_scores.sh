@@ -6,6 +6,9 @@
 # weights.sh: real-dev-train and the rendered hold-out too). Stops when the run's train.log says it ended.
 #
 #   bash docs/experiments/scripts-s19/epoch_scores.sh   (RUN=/work/runs/models-v19 TAG=v19)
+#
+# ZOOMED=DIR (twenty-second session): also the detector's one look alone on DIR, a labelled folder of
+# real-dev-measure zoomed out (../scripts-s22/zoomed_photos.py): tiles missed and false there.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v19}
@@ -17,6 +20,7 @@ mkdir -p $R/measured $S
 line() {  # NAME: epoch, real-dev-measure e2e / false racks, real-racks
   $PY - "$1" <<'PY'
 import json, sys
+from pathlib import Path
 name = sys.argv[1]
 fig = "/work/runs/size-exp/fig"
 d = json.load(open(f"{fig}/{name}-devmeasure.json"))["all"]
@@ -24,7 +28,12 @@ r = json.load(open(f"{fig}/{name}-racks.json"))
 print(f"{name}: real-dev-measure e2e {100 * d['end_to_end_accuracy']:.2f} %, false racks on "
       f"{d['photos_with_a_rack']} photos ({d['tiles_put_on_racks']} tiles); real-racks rack tiles in rack "
       f"{100 * r['rack_tiles_in_their_rack']:.2f} %, racks found {r['racks_found']} of {r['racks']}, "
-      f"read exactly {r['racks_read_exactly']}, false racks {r['false_racks']}")
+      f"read exactly {r['racks_read_exactly']}, false racks {r['false_racks']}", end="")
+zoomed = Path(f"{fig}/{name}-zoomed-onelook.json")
+if zoomed.is_file():
+    z = json.loads(zoomed.read_text())["all"]
+    print(f"; zoomed one look: missed {z['missed_tiles']}, false {z['false_tiles']}", end="")
+print()
 PY
 }
 while true; do
@@ -40,6 +49,11 @@ while true; do
       --json $S/$name-devmeasure.json > $S/$name-devmeasure.txt
     nice -n 5 $PY -m vision.evaluation.real_racks /work/shared/real-racks --detector $R/measured/$name.onnx \
       --errors --json $S/$name-racks.json > $S/$name-racks.txt
+    if [ -n "${ZOOMED:-}" ]; then
+      nice -n 5 $PY -m vision.evaluation.reading --images $ZOOMED/images --labels $ZOOMED/labels \
+        --detector $R/measured/$name.onnx --one-look --detection-only \
+        --json $S/$name-zoomed-onelook.json > $S/$name-zoomed-onelook.txt
+    fi
     line $name >> $R/epoch-scores.txt
     rm -rf $R/measured/export-$name
   done

@@ -14,8 +14,10 @@
 #      training (and at ultralytics' random scale 0.5-1.5): zoomed out, they are real tiles as a camera
 #      further up sees them. The zoomed real-dev-measure (never trained on) measures it.
 # The epoch is chosen as in the twenty-first session (real-racks 90-93 and real-dev-measure false racks,
-# tuning; ../scripts-s19/epoch_scores.sh RUN=/work/runs/models-v22/v22 TAG=v22), then measured in full
-# (../scripts-s18/measure-weights.sh, the zoomed real-dev-measure) before it can ship.
+# tuning; ../scripts-s19/epoch_scores.sh RUN=/work/runs/models-v22/v22 TAG=v22
+# ZOOMED=/work/runs/zoomed/measure-z2.0), then measured in full
+# (./measure-candidate.sh: the hold-out renders, the real photos, the zoomed real-dev-measure; ./compare.py)
+# before it can ship.
 # Resume after a stop: run again (each run resumes from its last.pt while it is there).
 #
 #   nohup bash docs/experiments/scripts-s22/models-v22-COMMANDS.sh > /work/runs/models-v22.log 2>&1 &
