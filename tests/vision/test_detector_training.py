@@ -17,6 +17,11 @@ def test_by_default_nothing_is_frozen_and_ultralytics_picks_the_optimizer() -> N
     assert (args.freeze, args.optimizer) == (None, "auto")
 
 
+def test_an_export_is_a_fixed_square_unless_any_input_size_is_asked_for() -> None:
+    assert build_parser().parse_args(["--export-only", "w.pt"]).dynamic is False
+    assert build_parser().parse_args(["--export-only", "w.pt", "--dynamic"]).dynamic is True
+
+
 def test_an_unfolded_batch_norm_gives_back_the_folded_convolution_in_eval_mode() -> None:
     import numpy as np
 

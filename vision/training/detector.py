@@ -284,16 +284,17 @@ def trained_imgsz(train_args: dict | None, default: int = DEFAULT_IMGSZ) -> int:
     return int(size[0] if isinstance(size, list | tuple) else size)
 
 
-def export(weights: Path, imgsz: int | None, target: Path, config_dir: Path) -> Path:
-    """Export `weights` to a static-shape ONNX file at `target`, at `imgsz` or else at the size the
-    weights were trained at (a resumed run's export once fell back to the default size instead)."""
+def export(weights: Path, imgsz: int | None, target: Path, config_dir: Path, dynamic: bool = False) -> Path:
+    """Export `weights` to an ONNX file at `target`, at `imgsz` or else at the size the weights were trained
+    at (a resumed run's export once fell back to the default size instead); `dynamic`: any input height and
+    width (whole strides), `imgsz` then only the size recorded in its metadata (`vision.detector`)."""
     offline_environment(config_dir.resolve())
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
     if imgsz is None:
         imgsz = trained_imgsz((getattr(model, "ckpt", None) or {}).get("train_args"))
-    exported = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=False))
+    exported = Path(model.export(format="onnx", imgsz=imgsz, simplify=False, opset=17, dynamic=dynamic))
     target.parent.mkdir(parents=True, exist_ok=True)
     if exported.resolve() != target.resolve():
         shutil.copyfile(exported, target)
@@ -346,6 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config-dir", default=".yolo", help="YOLO_CONFIG_DIR (settings and font)")
     parser.add_argument("--export", default="models/tile_detector.onnx", help="where to write the ONNX model")
     parser.add_argument("--export-only", metavar="WEIGHTS", help="skip training; export these weights")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="export for any input height and width (whole strides), not a fixed square")
     return parser
 
 
@@ -355,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.scenes or args.resume or args.export_only):
         parser.error("--scenes is needed to train (or --resume, or --export-only)")
     weights = Path(args.export_only) if args.export_only else train(args)
-    export(weights, args.imgsz, Path(args.export), Path(args.config_dir))
+    export(weights, args.imgsz, Path(args.export), Path(args.config_dir), dynamic=args.dynamic)
     return 0
 
 

@@ -1,8 +1,11 @@
 """Run an evaluation module or script with another detector file in place of the shipped one, and/or with the
 detector's window look for small tiles off (`SMALL_TILES_BELOW` 0: the faint look then serves those frames),
-without touching `models/`: for the referee's sets, which load the shipped reader.
+without touching `models/`: for the referee's sets, which load the shipped reader. `--close-look-size N`
+(twenty-third session): the close look a model of any input size gives small tiles, at N (only with
+../scripts-s23/close-look.patch applied; not kept).
 
     python docs/experiments/scripts-s22/with_detector.py [--detector D.onnx] [--no-window-look] \\
+        [--close-look-size N] \\
         -m vision.evaluation.reading --images ... --json OUT
     python docs/experiments/scripts-s22/with_detector.py --detector D.onnx \\
         benchmarks/measure_referee_set.py NAME OUT FOLDER...
@@ -15,8 +18,11 @@ from pathlib import Path
 import vision.detector
 
 args = sys.argv[1:]
-while args and args[0] in ("--detector", "--no-window-look"):
-    if args[0] == "--detector":
+while args and args[0] in ("--detector", "--no-window-look", "--close-look-size"):
+    if args[0] == "--close-look-size":
+        vision.detector.CLOSE_LOOK_SIZE = int(args[1])
+        args = args[2:]
+    elif args[0] == "--detector":
         vision.detector.DETECTOR_MODEL = str(Path(args[1]).resolve())  # joined to models/: absolute wins
         args = args[2:]
     else:
