@@ -13,7 +13,8 @@ kept with the referee game (`assistant.storage.referee.SEAT_SIDES`) and shown.
 Frames go to a `vision.watch.GameWatcher` in a worker thread (`RefereeStream`): the video thread only hands
 each frame over and draws the overlay, so the picture keeps its frame rate while the watcher reads a still
 table. Calls cross to the script through a queue that a fragment polls (`VERDICT_POLL_S`) and stores
-(`flush`).
+(`flush`); the thread also wakes the screen the moment it makes a call (`ui.session_wake`), so the verdict and
+the history need not wait for the poll.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from assistant.storage.referee import SEAT_SIDES, RefereeGame, RefereeStore
 from assistant.tiles import Tile, format_tiles
 from ui import helpers
 from ui.common import INVALID_MARK, VALID_MARK, tile_reader
+from ui.session_wake import in_fragment_run, session_waker
 from vision import photos
 from vision.annotate import annotate
 from vision.motion import SIDES
@@ -185,6 +187,8 @@ class RefereeStream:
         """Each seat's player name, for the banner (the script sets it; "Seat N" where none)."""
         self._banner: tuple[Call, float] | None = None
         """The call drawn on the picture and when it was made (this clock)."""
+        self.wake: Callable[[], None] | None = None
+        """Asks the screen to show a call the moment it is made (`ui.session_wake`; the script sets it)."""
 
     @property
     def referee(self) -> Referee:
@@ -304,6 +308,8 @@ class RefereeStream:
             if event.call is not None:
                 self._show(event.call)
                 self._outgoing.put(Outgoing(self.referee_id, event.call, self.state(), snapshot_jpeg(frame)))
+                if self.wake is not None:
+                    self.wake()
             return event
 
     # -- taps ------------------------------------------------------------------------------------------------
@@ -519,6 +525,7 @@ def show(db: Storage, game: Game, rules: Rules) -> None:
             return
         stream = stream_for(stored, rules)
         stream.names = seat_names(game, stream.referee.players)
+        stream.wake = session_waker()
     except (StorageError, RefereeError) as error:
         st.error(f"The referee game cannot be opened: {error}. The game's scores are not touched.")
         return
@@ -763,7 +770,8 @@ def verdict_ui(db: Storage, game: Game, rules: Rules, writer: bool = True) -> No
     seen = (stored.id, len(stored.turns), None if last is None else (last.legal, last.overridden))
     if st.session_state.setdefault("referee_seen", seen) != seen:
         st.session_state.referee_seen = seen
-        st.rerun()  # a new call: the whole screen (the history too) shows it at once
+        if in_fragment_run():
+            st.rerun()  # a new call: the whole screen (the history too) shows it at once
     names = seat_names(game, referee.players)
     with st.container(key="referee_seat"):
         st.caption("To play")

@@ -20,6 +20,7 @@ from assistant.storage import Storage
 from assistant.storage.referee import RefereeStore
 from assistant.tiles import Tile
 from ui.referee import RefereeStream, banner_words, verdict_sound
+from ui.session_wake import in_fragment_run, session_waker
 from vision.tracking import banner_height, draw_banner
 
 PLAYED = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "o10 o11 o12"]]
@@ -594,3 +595,21 @@ def test_the_picture_sent_back_is_no_wider_than_the_camera_column() -> None:
     stream = RefereeStream(FakeReader(scene_detections(VALID_TABLE)), Referee(players=2), referee_id=1)
     assert stream.on_frame(np.zeros((750, 1000, 3), np.uint8)).shape == (540, 720, 3)
     assert stream.on_frame(np.zeros((480, 640, 3), np.uint8)).shape == (480, 640, 3)  # never enlarged
+
+
+def test_the_camera_thread_wakes_the_screen_once_a_call_and_never_while_the_table_is_unchanged(
+    app: Callable[[], AppTest], reader: FakeReader
+) -> None:
+    at = open_referee(app)
+    stream = stream_of(at)
+    woken: list[int] = []
+    stream.wake = lambda: woken.append(len(stream.referee.history))
+    show_table(stream, reader, VALID_TABLE, seconds=2.0)  # the start: no call
+    assert woken == []
+    assert show_table(stream, reader, PLAYED, seconds=2.0) == 1
+    assert woken == [1]  # woken after the call was queued, once
+
+
+def test_outside_a_live_server_there_is_no_one_to_wake_and_the_polls_show_the_calls() -> None:
+    assert session_waker() is None
+    assert not in_fragment_run()
