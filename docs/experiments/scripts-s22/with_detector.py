@@ -2,7 +2,7 @@
 detector's window look for small tiles off (`SMALL_TILES_BELOW` 0: the faint look then serves those frames),
 without touching `models/`: for the referee's sets, which load the shipped reader. `--close-look-size N`
 (twenty-third session): the close look a model of any input size gives small tiles, at N (only with
-../scripts-s23/close-look.patch applied; not kept).
+../scripts-s23/close-look.patch applied; not kept); `--small-tiles-below PX`: the window look's threshold.
 
     python docs/experiments/scripts-s22/with_detector.py [--detector D.onnx] [--no-window-look] \\
         [--close-look-size N] \\
@@ -18,8 +18,11 @@ from pathlib import Path
 import vision.detector
 
 args = sys.argv[1:]
-while args and args[0] in ("--detector", "--no-window-look", "--close-look-size"):
-    if args[0] == "--close-look-size":
+while args and args[0] in ("--detector", "--no-window-look", "--close-look-size", "--small-tiles-below"):
+    if args[0] == "--small-tiles-below":
+        vision.detector.SMALL_TILES_BELOW = float(args[1])
+        args = args[2:]
+    elif args[0] == "--close-look-size":
         vision.detector.CLOSE_LOOK_SIZE = int(args[1])
         args = args[2:]
     elif args[0] == "--detector":
