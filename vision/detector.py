@@ -122,8 +122,8 @@ FAINT_LOOKS_AT_MOST = 2
 """Closer looks a frame, each at the best-scored faint box not in a window looked at already: each costs a
 forward pass."""
 SMALL_TILES_BELOW = 14.0
-"""A frame whose found tiles are this small in the detector's input (the median box's long side, pixels at
-`input_size`) is looked at again in four overlapping windows (`TileDetector.small_tiles_look`, each
+"""A video frame whose found tiles are this small in the detector's input (the median box's long side,
+pixels at `input_size`) is looked at again in four overlapping windows (`TileDetector.small_tiles_look`, each
 `SMALL_TILES_WINDOW` of the frame's width and height, its corners), the tiles twice as large there; the faint
 look is then not needed. Photo game zoom2 3210-p2 game 2 (a real photo on a table twice its size, tiles 34 px
 tall in a 1000 px frame, 11 px at 320): the first look found 1-2 tiles fewer than lay there at 11 of its 12
@@ -133,6 +133,15 @@ black and an orange 2 off its place at 0.51 (the referee took it for a second bo
 play called not legal, 10 wrong calls); zoom18 116 -> 124 of 127 turns, hold-out renders recall 97.45 ->
 97.65 %, end to end 91.51 -> 91.68 % (fires on 4 of 200, was 1); never on real-dev or the rendered referee
 games (tiles 15-17 px at 320; at 16 it would fire on 28 of 33 of their turns)."""
+STILL_SMALL_TILES_BELOW = 12.0
+"""The same for a photo (`TileDetector.small_tiles_below`; a video's reader takes `SMALL_TILES_BELOW`,
+`vision.reader.TileReader.for_video`). On real stills at 13 px the windows change nothing: real-dev-measure
+zoomed out 1.8 times (tiles 12.7-13 px at 320, as the outside check's photos) reads recall 100 %, precision
+99.44 % with them from 14 px and 99.55 % from 12 px, photos wholly right 93.62 % both, while a 54-tile read
+costs 6.3 forward passes from 14 px against 2.0 from 12; zoomed out 2 times (11-12 px) 12 keeps all of 14's
+gains (recall 98.52 -> 100 %, wholly right 85.1 -> 89.4 %). What 14 buys was measured on video frames,
+softer than stills (photo games zoom18: 116 -> 124 of 127 turns), and on the hold-out renders (recall 97.45
+-> 97.65 % in the twenty-first session). Twenty-third session, docs/experiments/lab-notes.md."""
 SMALL_TILES_WINDOW = 0.6
 DEFAULT_MAX_COVERAGE = 0.85
 """Drop a box this much covered by better-scored ones: a box across two packed tiles, or part of one ..."""
@@ -498,6 +507,8 @@ class TileDetector:
         self.sloped_rack_look = extra_looks
         self.faint_look = extra_looks
         self.small_tiles_look = extra_looks
+        self.small_tiles_below = STILL_SMALL_TILES_BELOW
+        """Tiles under this many input pixels (the median box's long side) get the window look."""
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size, self.stride)
@@ -633,12 +644,12 @@ class TileDetector:
         return boxes, looked.confidence, cut
 
     def _tiles_are_small(self, image: np.ndarray, found: Detections) -> bool:
-        """Whether the median found tile's long side is under `SMALL_TILES_BELOW` input pixels."""
+        """Whether the median found tile's long side is under `small_tiles_below` input pixels."""
         if len(found) < 3:
             return False
         long_sides = (found.xyxy[:, 2:] - found.xyxy[:, :2]).max(axis=1)
         to_input = self.input_size / max(image.shape[:2])
-        return float(np.median(long_sides)) * to_input < SMALL_TILES_BELOW
+        return float(np.median(long_sides)) * to_input < self.small_tiles_below
 
     def _with_window_looks(self, image: np.ndarray, found: Detections,
                            confidence: float | None) -> Detections:

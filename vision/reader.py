@@ -174,6 +174,20 @@ class TileReader:
             profile.check_models(model_versions(self))
         self.profile = profile
 
+    def for_video(self) -> TileReader:
+        """These models reading a camera's or a video file's frames, as a reader of its own: the detector
+        looks at small tiles in windows from `vision.detector.SMALL_TILES_BELOW` (video frames are softer
+        than photos). The models are shared, not copied."""
+        from vision.detector import SMALL_TILES_BELOW
+
+        view = copy.copy(self)
+        view.timings = ReadTimings()
+        view.rejected = Detections.empty()
+        view.cloth = Detections.empty()
+        view.detector = copy.copy(self.detector)
+        view.detector.small_tiles_below = SMALL_TILES_BELOW
+        return view
+
     def with_profile(self, profile: Profile | None) -> TileReader:
         """These models reading with `profile` (None: without), as a reader of its own: the profile holds
         for the reads made through it and no other, so two games on one server each read with their own
@@ -311,3 +325,9 @@ def load_reader() -> TileReader:
 def detect(image: np.ndarray) -> Detections:
     """Find and read the tiles in `image` (BGR uint8) with the shipped models."""
     return load_reader().read(image)
+
+
+def video_reader(reader: Any) -> Any:
+    """`reader` as it reads video frames (`TileReader.for_video`); any other reader (a test's) as it is."""
+    for_video = getattr(reader, "for_video", None)
+    return for_video() if callable(for_video) else reader

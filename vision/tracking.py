@@ -24,6 +24,7 @@ from vision.crops import cut_crops
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.layout import rebuild
 from vision.placed import Layout
+from vision.reader import video_reader
 
 if TYPE_CHECKING:
     from assistant.rules import Rules
@@ -282,7 +283,7 @@ class LiveReader:
     def __init__(self, reader: Any, rules: Rules | None = None, *, change_above: float = 2.0,
                  crop_change_above: float = 6.0, same_place_iou: float = 0.8, refresh_s: float = 2.0,
                  window_s: float = 2.0, clock: Any = time.monotonic) -> None:
-        self.reader = reader
+        self.reader = video_reader(reader)
         self.rules = rules
         self.change_above = change_above
         self.crop_change_above = crop_change_above

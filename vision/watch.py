@@ -33,6 +33,7 @@ from vision.detections import UNKNOWN_CLASS, Detections, box_iou, share_inside
 from vision.layout import rebuild
 from vision.motion import SIDES, Look, MotionWatch
 from vision.placed import Layout, direction_vectors
+from vision.reader import video_reader
 from vision.tracking import TileVote
 
 DOUBLE_BOX_OVERLAP = 0.5
@@ -513,7 +514,7 @@ class GameWatcher:
                  seat_sides: Mapping[int, str] | SeatSides | None = None) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"the settle time must be more than 0 seconds, not {settle_s}")
-        self.reader = reader
+        self.reader = video_reader(reader)
         self.referee = referee
         self.settle_s = settle_s
         self.reads_per_settle = max(1, reads_per_settle)

@@ -12,6 +12,7 @@ from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.detector import (
+    SMALL_TILES_BELOW,
     TileDetector,
     bare_tile_clusters,
     between_found_tiles,
@@ -387,12 +388,15 @@ def test_small_tiles_get_four_overlapping_windows_and_large_ones_do_not() -> Non
                        confidence=np.full(3, 0.9, np.float32))
     assert not detector._tiles_are_small(frame, large)  # 70 px: 22 px at 320
     # Photo game zoom18 (a real photo on a table 1.8 times its size): tiles 40 px tall at 1000 px, 12.8 px at
-    # 320; the first look boxed a red 2 between a black and an orange 2 off its place, and the referee left
-    # it out as a second box of the orange 2.
+    # 320; in its video frames the first look boxed a red 2 between a black and an orange 2 off its place,
+    # and the referee left it out as a second box of the orange 2. On the still photo the windows changed
+    # nothing at that size (real-dev zoomed out 1.8 times): a photo's reader gives them tiles under 12 px.
     zoomed_out = Detections(
         xyxy=np.array([[100, 100, 130, 140]] * 3, np.float32) + np.arange(3)[:, None] * 32,
         confidence=np.full(3, 0.9, np.float32),
     )
+    assert not detector._tiles_are_small(frame, zoomed_out)
+    detector.small_tiles_below = SMALL_TILES_BELOW  # a video's reader (`TileReader.for_video`)
     assert detector._tiles_are_small(frame, zoomed_out)
 
 
@@ -558,3 +562,25 @@ def test_a_detector_of_any_input_size_without_its_size_is_refused(tmp_path: Path
     path = any_size_detector(tmp_path / "any.onnx", (160.0, 128.0, 20.0, 30.0), {"names": "{0: 'tile'}"})
     with pytest.raises(ModelLoadError, match="needs 'imgsz' in its metadata"):
         TileDetector(path)
+
+
+def test_a_video_reader_gives_the_window_look_larger_tiles_and_shares_the_models(
+    detector: TileDetector,
+) -> None:
+    """Video frames are softer than photos: the windows from `SMALL_TILES_BELOW` (14 px) there, from
+    `STILL_SMALL_TILES_BELOW` (12 px) on a photo (STILL_SMALL_TILES_BELOW's note: the figures)."""
+    from assistant.referee import Referee
+    from assistant.rules import STANDARD
+    from vision.detector import STILL_SMALL_TILES_BELOW
+    from vision.reader import TileReader
+    from vision.watch import GameWatcher
+
+    reader = TileReader(detector=detector, classifier=None)
+    video = reader.for_video()
+    assert (reader.detector.small_tiles_below, video.detector.small_tiles_below) == (
+        STILL_SMALL_TILES_BELOW, SMALL_TILES_BELOW)
+    assert STILL_SMALL_TILES_BELOW < SMALL_TILES_BELOW
+    assert video.detector.session is reader.detector.session and video.classifier is reader.classifier
+    watcher = GameWatcher(reader, Referee(STANDARD, players=2))
+    assert watcher.reader.detector.small_tiles_below == SMALL_TILES_BELOW
+    assert reader.detector.small_tiles_below == STILL_SMALL_TILES_BELOW  # the photos' reader as it was
