@@ -180,10 +180,7 @@ class TileReader:
         than photos). The models are shared, not copied."""
         from vision.detector import SMALL_TILES_BELOW
 
-        view = copy.copy(self)
-        view.timings = ReadTimings()
-        view.rejected = Detections.empty()
-        view.cloth = Detections.empty()
+        view = self._view()
         view.detector = copy.copy(self.detector)
         view.detector.small_tiles_below = SMALL_TILES_BELOW
         return view
@@ -196,12 +193,17 @@ class TileReader:
         Raises:
             ProfileError: the profile was made with other model files.
         """
+        view = self._view()
+        view.profile = None
+        view.use_profile(profile)
+        return view
+
+    def _view(self) -> TileReader:
+        """A shallow copy sharing the models, with nothing of this reader's last read."""
         view = copy.copy(self)
         view.timings = ReadTimings()
         view.rejected = Detections.empty()
         view.cloth = Detections.empty()
-        view.profile = None
-        view.use_profile(profile)
         return view
 
     @property
