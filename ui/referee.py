@@ -58,7 +58,7 @@ from vision import photos
 from vision.annotate import annotate
 from vision.motion import SIDES
 from vision.tracking import FrameRate, banner_height, draw_banner, draw_rate
-from vision.watch import GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
+from vision.watch import WATCH_FPS, GameWatcher, SeatSides, SeatSidesError, WatchEvent, given_sides
 
 CAMERA_LAG_MAX_S = 10.0
 """Frames timed by their stream may come this far behind it; further, the stream is timed anew."""
@@ -144,9 +144,10 @@ def stored_sides(state: dict[str, Any], players: int) -> SeatSides:
 class RefereeStream:
     """The referee behind the camera: frames in (`on_frame`, from the video thread), calls out (`drain`).
 
-    `on_frame` keeps only the newest frame for a worker thread, which gives it to the `GameWatcher`
-    (`process`): a frame that comes while the watcher reads is skipped, not queued, so the video never
-    waits for a read. Taps (`drew`, `override`) change the same referee under the same lock.
+    `on_frame` shows every frame and keeps the first of each 1/WATCH_FPS s of the camera's time for a worker
+    thread, which gives it to the `GameWatcher` (`process`), as `rummi watch` looks at a file: a frame that
+    comes while the watcher reads is skipped, not queued, so the video never waits for a read. Taps (`drew`,
+    `override`) change the same referee under the same lock.
 
     Args:
         reader: the tile reader (`read(frame) -> Detections`); None where it could not be loaded.
@@ -183,6 +184,8 @@ class RefereeStream:
         self._camera_origin: tuple[float, float, float] | None = None
         """(this clock, the stream's time) at the first frame timed by its stream; the last stream time."""
         self._last_time = -math.inf
+        self._looked_slot = -math.inf
+        """The last 1/WATCH_FPS s slot of the camera's time whose frame went to the watcher."""
         self.names: dict[int, str] = {}
         """Each seat's player name, for the banner (the script sets it; "Seat N" where none)."""
         self._banner: tuple[Call, float] | None = None
@@ -212,13 +215,20 @@ class RefereeStream:
         now = self.clock()
         with self._wake:
             self._frames += 1
-            self._latest = (image, self._camera_time(now, captured_s), self._frames)
+            time_s = self._camera_time(now, captured_s)
             self.last_frame_at = now
             self._rate.tick(now)
-            if self._worker is None:
-                self._worker = threading.Thread(target=self._run, name="referee-watch", daemon=True)
-                self._worker.start()
-            self._wake.notify()
+            # The watcher looks at WATCH_FPS frames a second of the camera's time, as `rummi watch` looks
+            # at a file: its stillness is counted in frames' steps, tuned there; the live screen handing it
+            # every frame (22 a second) made other calls than `rummi watch` on the same game.
+            slot = math.floor(time_s * WATCH_FPS)
+            if slot > self._looked_slot:
+                self._looked_slot = slot
+                self._latest = (image, time_s, self._frames)
+                if self._worker is None:
+                    self._worker = threading.Thread(target=self._run, name="referee-watch", daemon=True)
+                    self._worker.start()
+                self._wake.notify()
         return self.overlay(image)
 
     def _camera_time(self, now: float, captured_s: float | None) -> float:

@@ -121,6 +121,8 @@ class MotionWatch:
     _arm_parts: np.ndarray | None = field(default=None, repr=False)
     """The last look's arms: a mask of the small picture."""
     _new_picture_at: float = field(default=-math.inf, repr=False)
+    _held_reference: np.ndarray | None = field(default=None, repr=False)
+    """The still table's picture while a new picture size settles (`new_picture`)."""
     _arm_sides: frozenset[str] = field(default=frozenset(), repr=False)
     """The sides the last look's arms came in over, or where it moved at the frame's edge (a hand coming in
     before it reaches in far enough to be an arm)."""
@@ -135,12 +137,18 @@ class MotionWatch:
     def settle(self) -> None:
         """The table is still and judged: the last frame is the still table from now on."""
         self.reference = self._last
+        self._held_reference = None
 
     def new_picture(self, time_s: float | None = None) -> None:
-        """The camera's picture changed its size (a stream's quality) at `time_s`: frames of the other size,
-        blurred or encoded otherwise, are no picture of the still table to compare with; the next settled
-        table is. The frame before stays: both are compared at MOTION_SIZE, blurred, where the sharper
-        picture hardly differs, and for NEW_PICTURE_S only a change a hand makes is motion."""
+        """The camera's picture changed its size (a stream's quality) at `time_s`: its first frames, blocky
+        and washed out, are no picture of the still table to compare with. The still table's picture is held
+        back for NEW_PICTURE_S, then compared with again (at MOTION_SIZE, blurred, where the sharper picture
+        hardly differs): a hand that came in meanwhile is an arm again, seen over its own side (bench_referee_
+        live, tuning game 1203-p3 game 0: with no still table until the next settled one, seat 3's arm from
+        the top was placed by the cells moving at the frame's edge, "left", and its turn given to seat 2).
+        The frame before stays, and for NEW_PICTURE_S only a change a hand makes is motion."""
+        if self.reference is not None:
+            self._held_reference = self.reference
         self.reference = None
         now = self._frames / 5.0 if time_s is None else time_s
         self._new_picture_at = now
@@ -153,6 +161,8 @@ class MotionWatch:
         """What `frame` shows; `time_s` its time in the video (default: 5 frames a second)."""
         self._frames += 1
         now = self._frames / 5.0 if time_s is None else time_s
+        if self._held_reference is not None and now >= self._new_picture_at + NEW_PICTURE_S:
+            self.reference, self._held_reference = self._held_reference, None
         picture = small_lab(frame)
         last, self._last = self._last, picture
         if self._moved_at is None or self._moved_at.shape != picture.shape[:2]:

@@ -22,6 +22,7 @@ from assistant.tiles import Tile
 from ui.referee import RefereeStream, banner_words, verdict_sound
 from ui.session_wake import in_fragment_run, session_waker
 from vision.tracking import banner_height, draw_banner
+from vision.watch import WatchEvent
 
 PLAYED = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "o10 o11 o12"]]
 BROKEN = [["r5 r6 r7", "k9 b9 o9"], ["b1 b2 b3 b4", "k12 k13"]]
@@ -613,3 +614,42 @@ def test_the_camera_thread_wakes_the_screen_once_a_call_and_never_while_the_tabl
 def test_outside_a_live_server_there_is_no_one_to_wake_and_the_polls_show_the_calls() -> None:
     assert session_waker() is None
     assert not in_fragment_run()
+
+
+class CountingWatcher:
+    """Stands in for the GameWatcher: the times of the frames it is given."""
+
+    layout = None
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
+        self.times.append(time_s)
+        return WatchEvent(time_s, index, True, False)
+
+
+def test_the_watcher_looks_at_five_frames_a_second_of_the_cameras_time_as_rummi_watch_does() -> None:
+    """The watcher's stillness is counted in its frames' steps (tuned at WATCH_FPS on files): given every
+    frame of a 25 fps camera it made other calls than `rummi watch` on the same game."""
+    now = [100.0]
+    stream = RefereeStream(FakeReader(scene_detections(VALID_TABLE)), Referee(players=2), referee_id=1,
+                           clock=lambda: now[0])
+    watcher = CountingWatcher()
+    stream.watcher = watcher  # type: ignore[assignment]
+    image = frame(VALID_TABLE)
+    shown = 0
+    for index in range(50):  # two seconds of a 25 fps camera; each frame waits for the watcher to be free
+        now[0] = 100.0 + index / 25
+        shown += stream.on_frame(image, captured_s=7.0 + index / 25).shape == image.shape
+        deadline = time.monotonic() + 5.0
+        while stream._latest is not None and time.monotonic() < deadline:
+            time.sleep(0.001)
+    deadline = time.monotonic() + 5.0
+    while len(watcher.times) < 10 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)
+    steps = np.diff(watcher.times)
+    assert shown == 50  # every frame is shown
+    assert len(watcher.times) == 10  # one in each 0.2 s of the camera's time
+    assert steps.min() >= 0.16 - 1e-6 and steps.max() <= 0.24 + 1e-6

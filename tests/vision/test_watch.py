@@ -697,3 +697,24 @@ def test_a_set_laid_against_the_frame_s_edge_is_no_arm_and_its_turn_is_judged() 
     assert watcher.motion.look(laid, t).hand_in_view is False  # the set is the still table now
     assert [(c.seat, c.action, [str(x) for x in c.added]) for _, c in calls] == [(1, "play", tiles)]
     assert calls[0][0] <= left_at + 1.5 + 0.6  # judged as a settled table is, not after the rest limit
+
+
+def test_an_arm_after_the_picture_changed_size_is_seen_over_its_own_side() -> None:
+    """bench_referee_live, tuning game 1203-p3 game 0: the stream went from 750x561 to 1000x750 while the
+    table lay still; with no still table to compare with until the next settled one, seat 3's arm from the
+    top was placed by the cells moving at the frame's edge ("left") and its turn given to seat 2."""
+    motion = MotionWatch()
+    still = table_frame(["r1 r2 r3 | k5 k6 k7"])
+    small = cv2.resize(still, (480, 360), interpolation=cv2.INTER_AREA)
+    for k in range(3):
+        motion.look(small, 0.2 * k)
+    motion.settle()
+    motion.new_picture(0.6)
+    assert motion.look(still, 0.6).arm is False  # the new size's first frames: nothing to compare with
+    assert motion.look(still, 1.4).arm is False and not motion.look(still, 1.6).hand_in_view
+    arm = still.copy()  # from the top, running down the left edge to the tiles at the far left
+    cv2.fillPoly(arm, [np.array([[0, 0], [int(W * 0.16), 0], [int(W * 0.16), int(H * 0.55)],
+                                 [0, int(H * 0.55)]], np.int32)], (60, 90, 170))
+    look = motion.look(arm, 1.8)
+    assert look.arm
+    assert look.sides.most_common(1)[0][0] == "top"
