@@ -534,12 +534,23 @@ class GameWatcher:
         self._sides: Counter[str] = Counter()
         self._arm_still_since: float | None = None
         self._arm_checked_at = -math.inf
+        self._last_frame: np.ndarray | None = None
         self.layout: Layout | None = None
         """The last settled table's layout."""
 
     def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
         """One frame (BGR) at `time_s` seconds of the video."""
         size = (frame.shape[1], frame.shape[0])
+        if (self._frame_size is not None and size != self._frame_size and not self._settled
+                and self._reads and self._last_frame is not None and self._still_since is not None
+                and time_s - self._still_since >= self.settle_s - 1e-6):
+            # The table had stayed still for the settle time, read at the size before, when the picture
+            # changed its size: it is judged on those reads now, and the switch handled at the next frame.
+            # Their reads dropped, the turn waited for reads at the new size, and a hand coming back first
+            # (an illegal play put back) made two turns none (`scripts-s24/switch_after_settle.py`, tuning
+            # game 1204-p2 game 0: 12 -> 10 of 12, 2 missed).
+            return self._settle(self._last_frame, time_s, index)
+        self._last_frame = frame
         if self._frame_size is not None and size != self._frame_size:
             # A camera's stream changes its picture size as the network allows (WebRTC in Chromium: 500x375,
             # then 750x561, then 1000x750 in one game): the tiles lying still keep their identity, their

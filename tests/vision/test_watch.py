@@ -616,6 +616,28 @@ def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_tim
         (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
 
 
+def test_a_table_still_for_the_settle_time_when_the_picture_changes_size_is_judged_then() -> None:
+    """`switch_after_settle.py`, tuning game 1204-p2 game 0: the picture changed its size just as an illegal
+    play had been still for the settle time; its reads, made at the size before, were dropped, the hand came
+    back to put the tiles back before the new size was read, and neither turn was called."""
+    reader = ScaledReader()
+    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    first = ["k1 k2 k3"]
+    second = ["k1 k2 k3", "r9 r10 r11"]
+    third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
+    # (table, hand frames first, still frames at scale 0.5, still frames after the switch to 0.75)
+    steps = [(first, 0, 10, 0), (second, 8, 5, 1), (third, 8, 0, 10)]
+    played = ScaledPlay(watcher)
+    for rows, hand_frames, small_frames, larger_frames in steps:
+        reader.now = detections_of(rows)
+        played.frames(rows, hand_frames, 0.5 if small_frames else 0.75, hand=True)
+        played.frames(rows, small_frames, 0.5)
+        played.frames(rows, larger_frames, 0.75)
+    # the second step's table still from its first still frame: 1.0 s at the switch, the next hand at once
+    assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
+        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+
+
 def washed(frame: np.ndarray, severity: float) -> np.ndarray:
     """A WebRTC stream's first frames at a new size: blocky, washed out, brighter (0: as it is)."""
     h, w = frame.shape[:2]
