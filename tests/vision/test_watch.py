@@ -593,49 +593,40 @@ def test_a_picture_grown_sharper_mid_game_is_no_hand_over_the_table() -> None:
     assert calls[1][0] <= hand_left + 1.0 + 0.5  # judged a settle time after, not seconds later
 
 
-def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_time_again() -> None:
-    """Chromium's stream grew 500x375 -> 750x561 as a hand had just left (bench_referee_live, 14 s into a
-    game): the still time started again at the switch, the next hand came before the turn settled, and the
-    two turns were read as one (`size_switch.py`, tuning game 1202-0 switched as its second hand left:
-    13 of 13 calls right -> 1 of 13)."""
+def calls_as_a_stream_switches(second_still: tuple[int, int]) -> list[tuple[int, list[str]]]:
+    """Two plays on a table whose picture grows from scale 0.5 to 0.75 after the first play's hand left:
+    (seat, tiles added) of each call. `second_still`: that play's still frames at 0.5, then at 0.75, before
+    the next hand comes (5 a second; the settle time is 1 s)."""
     reader = ScaledReader()
-    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
+    played = ScaledPlay(GameWatcher(reader, Referee(players=2), settle_s=1.0))
     first = ["k1 k2 k3"]
     second = ["k1 k2 k3", "r9 r10 r11"]
     third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
     # (table, hand frames first, still frames at scale 0.5, still frames after the switch to 0.75)
-    steps = [(first, 0, 10, 0), (second, 8, 3, 3), (third, 8, 0, 10)]
-    played = ScaledPlay(watcher)
+    steps = [(first, 0, 10, 0), (second, 8, *second_still), (third, 8, 0, 10)]
     for rows, hand_frames, small_frames, larger_frames in steps:
         reader.now = detections_of(rows)
         played.frames(rows, hand_frames, 0.5 if small_frames else 0.75, hand=True)
         played.frames(rows, small_frames, 0.5)
         played.frames(rows, larger_frames, 0.75)
-    # the hand of the second step left 1.2 s before the third's came: settled at 1.0 s, the switch at 0.6
-    assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
-        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+    return [(c.seat, [str(x) for x in c.added]) for c in played.calls]
+
+
+def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_time_again() -> None:
+    """Chromium's stream grew 500x375 -> 750x561 as a hand had just left (bench_referee_live, 14 s into a
+    game): the still time started again at the switch, the next hand came before the turn settled, and the
+    two turns were read as one (`size_switch.py`, tuning game 1202-0 switched as its second hand left:
+    13 of 13 calls right -> 1 of 13)."""
+    # the hand of the second play left 1.2 s before the third's came: settled at 1.0 s, the switch at 0.6
+    assert calls_as_a_stream_switches((3, 3)) == [(1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
 
 
 def test_a_table_still_for_the_settle_time_when_the_picture_changes_size_is_judged_then() -> None:
     """`switch_after_settle.py`, tuning game 1204-p2 game 0: the picture changed its size just as an illegal
     play had been still for the settle time; its reads, made at the size before, were dropped, the hand came
     back to put the tiles back before the new size was read, and neither turn was called."""
-    reader = ScaledReader()
-    watcher = GameWatcher(reader, Referee(players=2), settle_s=1.0)
-    first = ["k1 k2 k3"]
-    second = ["k1 k2 k3", "r9 r10 r11"]
-    third = ["k1 k2 k3", "r9 r10 r11 | o4 o5 o6"]
-    # (table, hand frames first, still frames at scale 0.5, still frames after the switch to 0.75)
-    steps = [(first, 0, 10, 0), (second, 8, 5, 1), (third, 8, 0, 10)]
-    played = ScaledPlay(watcher)
-    for rows, hand_frames, small_frames, larger_frames in steps:
-        reader.now = detections_of(rows)
-        played.frames(rows, hand_frames, 0.5 if small_frames else 0.75, hand=True)
-        played.frames(rows, small_frames, 0.5)
-        played.frames(rows, larger_frames, 0.75)
-    # the second step's table still from its first still frame: 1.0 s at the switch, the next hand at once
-    assert [(c.seat, [str(x) for x in c.added]) for c in played.calls] == [
-        (1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
+    # the second play's table still from its first still frame: 1.0 s at the switch, the next hand at once
+    assert calls_as_a_stream_switches((5, 1)) == [(1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
 
 
 def washed(frame: np.ndarray, severity: float) -> np.ndarray:
