@@ -541,9 +541,10 @@ class GameWatcher:
     def update(self, frame: np.ndarray, time_s: float, index: int = 0) -> WatchEvent:
         """One frame (BGR) at `time_s` seconds of the video."""
         size = (frame.shape[1], frame.shape[0])
-        if (self._frame_size is not None and size != self._frame_size and not self._settled
-                and self._reads and self._last_frame is not None and self._still_since is not None
-                and time_s - self._still_since >= self.settle_s - 1e-6):
+        switched = self._frame_size is not None and size != self._frame_size
+        if switched and not self._settled and self._reads and self._last_frame is not None and (
+            self._still_since is not None and self._still_long_enough(time_s - self._still_since)
+        ):
             # The table had stayed still for the settle time, read at the size before, when the picture
             # changed its size: it is judged on those reads now, and the switch handled at the next frame.
             # Their reads dropped, the turn waited for reads at the new size, and a hand coming back first
@@ -551,7 +552,7 @@ class GameWatcher:
             # game 1204-p2 game 0: 12 -> 10 of 12, 2 missed).
             return self._settle(self._last_frame, time_s, index)
         self._last_frame = frame
-        if self._frame_size is not None and size != self._frame_size:
+        if switched:
             # A camera's stream changes its picture size as the network allows (WebRTC in Chromium: 500x375,
             # then 750x561, then 1000x750 in one game): the tiles lying still keep their identity, their
             # boxes scaled, and the table is read again at the new size (bench_referee_live: an invented
@@ -582,13 +583,17 @@ class GameWatcher:
             return WatchEvent(time_s, index, False, False)
         # Reads spread over the still time: the first after a fifth of it (the hand is well away).
         due = self.settle_s * (0.2 + 0.75 * self._reads / self.reads_per_settle)
-        settles = still >= self.settle_s - 1e-6
+        settles = self._still_long_enough(still)
         if self._reads < self.reads_per_settle and (still >= due or settles):
             self._voted = self._vote.update(self.reader.read(frame))
             self._reads += 1
         if not settles:
             return WatchEvent(time_s, index, False, False)
         return self._settle(frame, time_s, index)
+
+    def _still_long_enough(self, still_s: float) -> bool:
+        """Whether a table still for `still_s` seconds has settled (frame times carry rounding)."""
+        return still_s >= self.settle_s - 1e-6
 
     def _arm_is_tiles(self, look: Look, frame: np.ndarray, time_s: float) -> bool:
         """Whether the arm `look` sees, still for the settle time, is tiles the reader finds (a set laid
