@@ -548,8 +548,8 @@ class GameWatcher:
             # The table had stayed still for the settle time, read at the size before, when the picture
             # changed its size: it is judged on those reads now, and the switch handled at the next frame.
             # Their reads dropped, the turn waited for reads at the new size, and a hand coming back first
-            # (an illegal play put back) made two turns none (`scripts-s24/switch_after_settle.py`, tuning
-            # game 1204-p2 game 0: 12 -> 10 of 12, 2 missed).
+            # (an illegal play put back) made two turns none (`scripts-s24/switch_schedule.py --after-turns
+            # 3 8`, tuning game 1204-p2 game 0: 12 -> 10 of 12, 2 missed).
             return self._settle(self._last_frame, time_s, index)
         self._last_frame = frame
         if switched:

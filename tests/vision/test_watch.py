@@ -622,9 +622,9 @@ def test_a_picture_size_change_as_the_table_settles_does_not_start_its_still_tim
 
 
 def test_a_table_still_for_the_settle_time_when_the_picture_changes_size_is_judged_then() -> None:
-    """`switch_after_settle.py`, tuning game 1204-p2 game 0: the picture changed its size just as an illegal
-    play had been still for the settle time; its reads, made at the size before, were dropped, the hand came
-    back to put the tiles back before the new size was read, and neither turn was called."""
+    """`switch_schedule.py --after-turns 3 8`, tuning game 1204-p2 game 0: the picture changed its size just
+    as an illegal play had been still for the settle time; its reads, made at the size before, were dropped,
+    the hand came back to put the tiles back before the new size was read, and neither turn was called."""
     # the second play's table still from its first still frame: 1.0 s at the switch, the next hand at once
     assert calls_as_a_stream_switches((5, 1)) == [(1, ["r9", "r10", "r11"]), (2, ["o4", "o5", "o6"])]
 

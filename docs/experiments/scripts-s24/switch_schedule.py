@@ -1,10 +1,18 @@
-"""The watcher on a game whose picture size follows a schedule (as one live run's stream did), the smaller
-pictures blurred; run with PYTHONPATH=CHECKOUT to measure another checkout's watcher:
+"""The watcher on game videos whose picture size follows a schedule, as a live Chromium stream's does; run
+with PYTHONPATH=CHECKOUT to measure another checkout's watcher. Twenty-fourth session.
 
-    python docs/experiments/scripts-s24/switch_schedule.py VIDEO 0:500x375 24.21:750x561 28.16:500x375 ...
+    python docs/experiments/scripts-s24/switch_schedule.py VIDEO --plan 0:500x375 24.21:750x561 28.16:500x375
+    python docs/experiments/scripts-s24/switch_schedule.py GAME.mp4 ... --after-turns 3 8
+
+`--plan T:WxH ...`: from T seconds on, frames at WxH (before the first T: the first size), the smaller
+pictures blurred (one live run's stream, tuning game 1203-p3 game 0). `--after-turns N M`: 500x375 until
+0.06 s after turn N settled, 750x561 until 0.06 s after turn M, then as the video is, not blurred (as
+bench_referee_live saw once on a loaded machine: a turn judged 4 s late). One line per video: right, missed,
+invented and the longest delay after a turn settled; with --plan, the wrong calls too.
 """
+
+import argparse
 import json
-import sys
 from pathlib import Path
 
 import cv2
@@ -15,24 +23,52 @@ from assistant.rules import STANDARD
 from vision.evaluation.game_videos import score_calls
 from vision.reader import load_reader
 
-video = Path(sys.argv[1])
-plan = [(float(a.split(":")[0]), tuple(int(v) for v in a.split(":")[1].split("x"))) for a in sys.argv[2:]]
-truth = json.loads(video.with_suffix(".json").read_text())
-referee = Referee(STANDARD, players=int(truth["players"]), first_seat=int(truth.get("first_seat", 1)))
-w = watch.GameWatcher(load_reader(), referee, settle_s=1.5)
-calls = []
-for frame, t, i in watch.video_frames(str(video), 5.0):
-    size = plan[0][1]
-    for at, s in plan:
-        if t >= at:
-            size = s
-    if size != (frame.shape[1], frame.shape[0]):
-        frame = cv2.GaussianBlur(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), (5, 5), 1.5)
-    e = w.update(frame, t, i)
-    if e.call is not None:
-        calls.append(e.call.to_json())
-s = score_calls(truth["turns"], calls)
-print(f"{watch.__file__}: {s.right}/{s.turns} missed {s.missed} invented {s.invented}")
-for x in s.wrong:
-    call = x["call"] and (x["call"]["seat"], x["call"]["added"], x["call"]["removed"])
-    print("  ", x["time_s"], x["truth"] and x["truth"]["seat"], call)
+
+def parse_size(text: str) -> tuple[float, tuple[int, int]]:
+    at, size = text.split(":")
+    width, height = size.split("x")
+    return float(at), (int(width), int(height))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("videos", nargs="+", type=Path)
+    p.add_argument("--plan", nargs="+", type=parse_size)
+    p.add_argument("--after-turns", nargs=2, type=int)
+    args = p.parse_args()
+    reader = load_reader()
+    for video in args.videos:
+        truth = json.loads(video.with_suffix(".json").read_text())
+        turns = truth["turns"]
+        if args.after_turns:
+            first, second = (turns[min(n, len(turns)) - 1]["time_s"] + 0.06 for n in args.after_turns)
+            plan, blur = [(0.0, (500, 375)), (first, (750, 561)), (second, None)], False
+        else:
+            plan, blur = args.plan, True
+        referee = Referee(STANDARD, players=int(truth["players"]), first_seat=int(truth.get("first_seat", 1)))
+        watcher = watch.GameWatcher(reader, referee, settle_s=1.5)
+        calls = []
+        for frame, time_s, index in watch.video_frames(str(video), 5.0):
+            size = plan[0][1]
+            for at, planned in plan:
+                if time_s >= at:
+                    size = planned
+            if size is not None and size != (frame.shape[1], frame.shape[0]):
+                frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+                if blur:
+                    frame = cv2.GaussianBlur(frame, (5, 5), 1.5)
+            event = watcher.update(frame, time_s, index)
+            if event.call is not None:
+                calls.append(event.call.to_json())
+        score = score_calls(turns, calls)
+        print(f"{video.parent.name}/{video.stem} {score.right}/{score.turns} missed {score.missed} invented "
+              f"{score.invented} max delay {max(score.delays_s, default=0):.2f}", flush=True)
+        if not args.after_turns:
+            for wrong in score.wrong:
+                called = wrong["call"]
+                call = called and (called["seat"], called["added"], called["removed"])
+                print("  ", wrong["time_s"], wrong["truth"] and wrong["truth"]["seat"], call)
+
+
+if __name__ == "__main__":
+    main()
