@@ -18,7 +18,9 @@ R=${RUN:-/work/runs/models-v25}
 PY=.venv/bin/python
 export OMP_NUM_THREADS=2 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 YOLO_CONFIG_DIR=$R/yolo
 mkdir -p $R/render $R/yolo/Ultralytics
-[ -f $R/yolo/Ultralytics/Arial.ttf ] || cp /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf $R/yolo/Ultralytics/Arial.ttf
+font=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
+[ -f $font ] || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf  # a machine without fonts-liberation
+[ -f $R/yolo/Ultralytics/Arial.ttf ] || cp $font $R/yolo/Ultralytics/Arial.ttf
 render() {  # NAME COUNT SEED [--kind K]
   local name=$1 count=$2 seed=$3; shift 3
   [ -f "$R/render/$name/scenes/$(printf %06d $((count - 1))).json" ] || \
