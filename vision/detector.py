@@ -7,6 +7,7 @@ Inference uses onnxruntime, numpy and cv2 only; torch and ultralytics are for tr
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,6 +134,12 @@ black and an orange 2 off its place at 0.51 (the referee took it for a second bo
 play called not legal, 10 wrong calls); zoom18 116 -> 124 of 127 turns, hold-out renders recall 97.45 ->
 97.65 %, end to end 91.51 -> 91.68 % (fires on 4 of 200, was 1); never on real-dev or the rendered referee
 games (tiles 15-17 px at 320; at 16 it would fire on 28 of 33 of their turns)."""
+VIDEO_INPUT_SIZE = 320
+"""A video frame's detector input: a square of this side, whatever size a model of any input size reads a
+photo at (`TileDetector.for_video`). The referee's watcher and the live screens were tuned at it (their
+thresholds, `SMALL_TILES_BELOW`, the photo games' figures), and a still table read at 448 would cost 1.5 of
+its forward passes on every read the watcher makes. A photo is read at the model's own size, in its own shape
+(twenty-fifth session, models/README.md)."""
 STILL_SMALL_TILES_BELOW = 12.0
 """The same for a photo (`TileDetector.small_tiles_below`; a video's reader takes `SMALL_TILES_BELOW`,
 `vision.reader.TileReader.for_video`). On real stills at 13 px the windows change nothing: real-dev-measure
@@ -509,6 +516,16 @@ class TileDetector:
         self.small_tiles_look = extra_looks
         self.small_tiles_below = STILL_SMALL_TILES_BELOW
         """Tiles under this many input pixels (the median box's long side) get the window look."""
+
+    def for_video(self) -> TileDetector:
+        """This detector as it reads a camera's or a video file's frames, a copy sharing the session: small
+        tiles looked at in windows from `SMALL_TILES_BELOW` (video frames are softer than photos), and a
+        model of any input size given a `VIDEO_INPUT_SIZE` square (a fixed-size model reads at its own)."""
+        view = copy.copy(self)
+        view.small_tiles_below = SMALL_TILES_BELOW
+        if view.stride is not None:
+            view.input_size, view.stride = VIDEO_INPUT_SIZE, None
+        return view
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         return detector_input(image, self.input_size, self.stride)

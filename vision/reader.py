@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.classifier import CLASSIFIER_THREADS, ClassifierEnsemble, CropReadings, TileClassifier
 from vision.detections import Detections, box_iou
-from vision.detector import SMALL_TILES_BELOW, TileDetector, on_rack_boxes
+from vision.detector import TileDetector, on_rack_boxes
 from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
 from vision.profile import Profile
@@ -175,12 +175,11 @@ class TileReader:
         self.profile = profile
 
     def for_video(self) -> TileReader:
-        """These models reading a camera's or a video file's frames, as a reader of its own: the detector
-        looks at small tiles in windows from `vision.detector.SMALL_TILES_BELOW` (video frames are softer
-        than photos). The models are shared, not copied."""
+        """These models reading a camera's or a video file's frames, as a reader of its own: the detector's
+        video settings (`TileDetector.for_video`: windows from `SMALL_TILES_BELOW`, a 320 square input). The
+        models are shared, not copied."""
         view = self._view()
-        view.detector = copy.copy(self.detector)
-        view.detector.small_tiles_below = SMALL_TILES_BELOW
+        view.detector = self.detector.for_video()
         return view
 
     def with_profile(self, profile: Profile | None) -> TileReader:

@@ -53,7 +53,7 @@ FRAME = np.zeros((400, 400, 3), np.uint8)
 
 
 def test_a_covered_low_scored_box_is_held_back_not_thrown_away(detector: TileDetector) -> None:
-    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), detector.input_size)[1]
+    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), 320)[1]  # input pixels = frame pixels
     rows = np.zeros((1, 4 + len(detector.class_names), 3), np.float32)  # cx, cy, w, h, a score per class
     rows[0, :5, 0] = [50, 50, 40, 60, 0.9]
     rows[0, :5, 1] = [90, 50, 40, 60, 0.9]

@@ -10,7 +10,7 @@ import pytest
 from assistant.rules import STANDARD
 from datasets.render import render_indexed
 from vision.layout import rebuild
-from vision.reader import TileReader, load_reader
+from vision.reader import TileReader, load_reader, video_reader
 from vision.tracking import LiveReader, draw_rate
 
 
@@ -42,7 +42,7 @@ def test_a_still_picture_is_read_once_and_kept(reader: TileReader, scene: np.nda
     live = LiveReader(reader, STANDARD, clock=clock)
     first = live.update(scene)
     assert first.step == "read" and first.classified == len(first.detections) + len(reader.rejected)
-    full = reader.read(scene)
+    full = video_reader(reader).read(scene)  # the live screen reads a video's frames
     assert tokens(first.layout) == tokens(rebuild(full, STANDARD, image_size=(1000, 750), frame=scene))
     noise = np.random.default_rng(0).normal(0, 2.0, scene.shape)
     clock.now += 0.1
@@ -66,7 +66,7 @@ def test_a_changed_picture_rereads_only_the_changed_tiles(reader: TileReader, sc
     assert second.step == "tracked"
     assert 0 < second.classified < len(first.detections)
     # Tiles that kept their readings read as the full read of the changed frame reads them.
-    full = reader.read(changed)
+    full = video_reader(reader).read(changed)
     def by_box(detections):  # noqa: ANN001, ANN202
         return {tuple(np.round(b)): t for b, t in zip(detections.xyxy, detections.tiles(), strict=True)}
 
