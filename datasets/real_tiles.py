@@ -177,10 +177,28 @@ def _affine(p: Placed, cut_size: tuple[int, int]) -> np.ndarray:
     return np.hstack([rotation, offset[:, None]])
 
 
+@dataclass
+class _Layer:
+    """A cut warped onto the scene, kept only over `window` (x0, y0, x1, y1): the part of the frame it can
+    cover, with room for its shadow's shift."""
+
+    pixels: np.ndarray
+    mask: np.ndarray
+    window: tuple[int, int, int, int]
+    tile_px: float
+
+
+def _warped(image: np.ndarray, matrix: np.ndarray, window: tuple[int, int, int, int]) -> np.ndarray:
+    """`image` warped by `matrix` onto the scene, only over `window`."""
+    x0, y0, x1, y1 = window
+    shifted = matrix - np.array([[0, 0, x0], [0, 0, y0]], np.float64)
+    return cv2.warpAffine(image, shifted, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+
+
 def compose(rng: np.random.Generator, table: np.ndarray, placed: Sequence[Placed]
             ) -> tuple[np.ndarray, list[tuple[Tile, np.ndarray]]]:
     """The table (float32 0-1) with the cuts laid on it, shadows under them; returns the scene and each
-    tile's polygon in its pixels."""
+    tile's polygon in its pixels. Each cut is warped only over the window of the frame it covers."""
     height, width = table.shape[:2]
     scene = table.copy()
     light = rng.uniform(-1, 1, 2)
@@ -194,25 +212,30 @@ def compose(rng: np.random.Generator, table: np.ndarray, placed: Sequence[Placed
         pixels = cv2.resize(cut.image, (cw, ch), interpolation=cv2.INTER_AREA)
         mask = cv2.resize(cut.mask, (cw, ch), interpolation=cv2.INTER_AREA)
         matrix = _affine(p, (cw, ch))
-        placed_pixels = cv2.warpAffine(pixels, matrix, (width, height), flags=cv2.INTER_LINEAR)
-        placed_mask = cv2.warpAffine(mask, matrix, (width, height), flags=cv2.INTER_LINEAR)
+        corners = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float64) @ matrix[:, :2].T + matrix[:, 2]
+        tile_px = p.scale * cut.height
+        margin = int(math.ceil(0.06 * tile_px)) + 2  # the shadow's shift, and the interpolation's pixel
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - margin
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + margin
+        window = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+        layers.append(_Layer(_warped(pixels, matrix, window), _warped(mask, matrix, window), window, tile_px))
         resized = cut.polygon * np.array([cw / cut.image.shape[1], ch / cut.image.shape[0]])
-        polygon = resized @ matrix[:, :2].T
-        labels.append((cut.tile, polygon + matrix[:, 2]))
-        layers.append((placed_pixels, placed_mask, p.scale * cut.height))
+        labels.append((cut.tile, resized @ matrix[:, :2].T + matrix[:, 2]))
     shadow = np.zeros((height, width), np.float32)
-    for _, mask, tile_px in layers:
-        shift = light * 0.06 * tile_px
+    for layer in layers:
+        x0, y0, x1, y1 = layer.window
+        shift = light * 0.06 * layer.tile_px
         moving = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
-        moved = cv2.warpAffine(mask, moving, (width, height))
-        shadow = np.maximum(shadow, moved)
+        moved = cv2.warpAffine(layer.mask, moving, (x1 - x0, y1 - y0))
+        np.maximum(shadow[y0:y1, x0:x1], moved, out=shadow[y0:y1, x0:x1])
     if layers:
-        sigma = max(0.5, 0.05 * float(np.median([t for _, _, t in layers])))
+        sigma = max(0.5, 0.05 * float(np.median([layer.tile_px for layer in layers])))
         shadow = cv2.GaussianBlur(shadow, (0, 0), sigma)
         scene *= (1 - rng.uniform(0.15, 0.35) * shadow)[..., None]
-    for pixels, mask, _ in layers:
-        alpha = mask[..., None]
-        scene = scene * (1 - alpha) + pixels * alpha
+    for layer in layers:
+        x0, y0, x1, y1 = layer.window
+        alpha = layer.mask[..., None]
+        scene[y0:y1, x0:x1] = scene[y0:y1, x0:x1] * (1 - alpha) + layer.pixels * alpha
     return scene, labels
 
 

@@ -51,7 +51,7 @@ def test_each_whole_tile_is_cut_out_upright_with_its_own_face(folder: Path) -> N
         assert np.allclose(ours, theirs, atol=0.1)
 
 
-def test_a_tile_cut_by_the_frame_is_not_cut_out(folder: Path, tmp_path: Path) -> None:
+def test_a_tile_cut_by_the_frame_is_not_cut_out(folder: Path) -> None:
     paths, labels, classes = photo_folder(folder)
     photo = load_photo(paths[0], labels, classes, long_side=640)
     whole = len(cut_tiles(photo))
