@@ -109,7 +109,8 @@ if not getattr(referee_ui, "_bench_counted", False):
             if len(state["shown"]) % THUMB_EVERY == 0:
                 grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
                 small = cv2.resize(grey, THUMB, interpolation=cv2.INTER_AREA)
-                thumbs.write(struct.pack("<d", now) + small.tobytes())
+                captured = float(given[0]) if given and given[0] is not None else float("nan")
+                thumbs.write(struct.pack("<dd", now, captured) + small.tobytes())
                 thumbs.flush()
             if now - state["written"] >= 1.0:
                 save(now)
@@ -447,12 +448,12 @@ def run_live(
     referee_id = int(game["id"])
     calls = stored_calls(db, referee_id)
     raw = thumbs.read_bytes() if thumbs.is_file() else b""
-    step = 8 + THUMB[0] * THUMB[1]
-    server_thumbs = [
-        (struct.unpack("<d", raw[i : i + 8])[0] + mono_to_wall,
-         np.frombuffer(raw[i + 8 : i + step], dtype=np.uint8).reshape(THUMB[1], THUMB[0]).astype(np.float32))
-        for i in range(0, len(raw) - step + 1, step)
-    ]  # fmt: skip
+    step = 16 + THUMB[0] * THUMB[1]
+    server_thumbs = []
+    for i in range(0, len(raw) - step + 1, step):
+        at, captured = struct.unpack("<dd", raw[i : i + 16])
+        small = np.frombuffer(raw[i + 16 : i + step], dtype=np.uint8).reshape(THUMB[1], THUMB[0])
+        server_thumbs.append((at + mono_to_wall, small.astype(np.float32), captured))
     return {
         "referee_game": game,
         "pressed": pressed,
@@ -534,14 +535,24 @@ def score(
 
 
 def picture_delay(
-    thumbs: np.ndarray, server_thumbs: list[tuple[float, np.ndarray]], game_start: float, source_fps: float
+    thumbs: np.ndarray,
+    server_thumbs: list[tuple[float, np.ndarray, float]],
+    game_start: float,
+    source_fps: float,
 ) -> dict[str, Any]:
     """The server's frames found among the video's by picture (where one frame is clearly the best: hands
     moving): how long after the camera's start (`game_start`, the game's first frame) each came, less its
-    place in the video; the median is the camera-to-server delay (up to one video frame more)."""
+    place in the video; the median is the camera-to-server delay (up to one video frame more).
+
+    That delay is split by each frame's own time in its stream (WebRTC's timestamp, set where Chromium's
+    camera took the frame) into `camera_behind` (the fake camera playing the file later than the video's
+    own time: it reads a 1.1 MB-a-frame file on the cores the server uses) and `on_the_way` (from the camera
+    to the server's video callback). A stream's time has its own zero: `on_the_way` is counted from the
+    quickest frame's, and `camera_behind` from its median over the game's first 10 s (`behind_from_start`),
+    so that any delay the stream had from the start is counted as on the way, against the referee."""
     flat = thumbs.reshape(len(thumbs), -1)
-    offsets, timeline = [], []
-    for at, small in server_thumbs:
+    offsets, timeline, stream = [], [], []
+    for at, small, captured in server_thumbs:
         errors = ((flat - small.reshape(1, -1)) ** 2).mean(axis=1)
         best = int(np.argmin(errors))
         far = np.abs(np.arange(len(errors)) - best) >= 3
@@ -549,20 +560,49 @@ def picture_delay(
             continue  # a still table (many frames alike), or the held first or last frame
         offsets.append(at - (game_start + best / source_fps))
         timeline.append((best / source_fps, offsets[-1]))
+        if math.isfinite(captured):
+            stream.append((best / source_fps, offsets[-1], at - captured))
     if not offsets:
         return {"frames_found": 0, "median_s": None}
-    by_10s: dict[int, list[float]] = {}
-    for game_s, offset in timeline:
-        by_10s.setdefault(int(game_s // 10) * 10, []).append(offset)
-    return {
+    result: dict[str, Any] = {
         "frames_found": len(offsets),
         "frames_tried": len(server_thumbs),
         "median_s": round(statistics.median(offsets), 3),
         "p10_s": round(float(np.percentile(offsets, 10)), 3),
         "p90_s": round(float(np.percentile(offsets, 90)), 3),
-        "median_by_10s_of_game": {f"{k}-{k + 10}": round(statistics.median(v), 3) for k, v in by_10s.items()},
+        "median_by_10s_of_game": by_10s([(g, o) for g, o in timeline]),
         "found": [(round(g, 2), round(o, 3)) for g, o in timeline],
     }
+    if stream:
+        quickest = min(arrived for _, _, arrived in stream)
+        on_the_way = [(g, arrived - quickest) for g, _, arrived in stream]
+        behind = [(g, offset - (arrived - quickest)) for g, offset, arrived in stream]
+        early = [b for g, b in behind if g < 10] or [b for _, b in behind]
+        start = statistics.median(early)
+        result["behind_from_start"] = round(start, 3)
+        result["camera_behind"] = [(round(g, 2), round(b - start, 3)) for g, b in behind]
+        result["camera_behind_by_10s_of_game"] = by_10s([(g, b - start) for g, b in behind])
+        result["on_the_way_by_10s_of_game"] = by_10s(on_the_way)
+    return result
+
+
+def by_10s(timeline: list[tuple[float, float]]) -> dict[str, float]:
+    grouped: dict[int, list[float]] = {}
+    for game_s, value in timeline:
+        grouped.setdefault(int(game_s // 10) * 10, []).append(value)
+    return {f"{k}-{k + 10}": round(statistics.median(v), 3) for k, v in grouped.items()}
+
+
+def camera_behind_at(delay: dict[str, Any], game_s: float, around_s: float = 3.0) -> float | None:
+    """How far the camera played behind the video near `game_s` (the median of the frames found within
+    `around_s`, or of the nearest one); None without the stream's times."""
+    behind = delay.get("camera_behind") or []
+    if not behind:
+        return None
+    near = [b for g, b in behind if abs(g - game_s) <= around_s]
+    if not near:
+        near = [min(behind, key=lambda gb: abs(gb[0] - game_s))[1]]
+    return statistics.median(near)
 
 
 def rate(times: list[float], begin: float, end: float) -> dict[str, Any]:
@@ -630,7 +670,9 @@ def figures(
         since, until = call["drawn_at_server_s"], min(later, default=math.inf)
         drawn = [at for at, seen in onsets if since is not None and seen == colour and since <= at < until]
         call["drawn_s"] = round(drawn[0], 3) if drawn else None
-    # Each true turn: the live call that judged it, and its delays after the table settled.
+    # Each true turn: the live call that judged it, and its delays after the table settled, by the video's
+    # time and by the time the camera showed it settled (`camera_behind_at`).
+    delay = picture_delay(camera["thumbs"], live["server_thumbs"], game_start, camera["source_fps"])
     delays = []
     for i, j in pair_calls(turns, live_calls, EARLY_S, match_s):
         if i is None:
@@ -649,6 +691,12 @@ def figures(
             else round(call["drawn_at_server_s"] - turn["time_s"], 3),
             "live_turn": None if call is None else call["turn"],
         })  # fmt: skip
+        behind = camera_behind_at(delay, turn["time_s"])
+        delays[-1]["camera_behind_s"] = None if behind is None else round(behind, 3)
+        for key in ("shown", "drawn"):
+            after = delays[-1][f"{key}_after_s"]
+            seen = None if after is None or behind is None else round(after - max(behind, 0.0), 3)
+            delays[-1][f"{key}_after_seen_s"] = seen
     shown_delays = [d["shown_after_s"] for d in delays if d["shown_after_s"] is not None]
     drawn_delays = [d["drawn_after_s"] for d in delays if d["drawn_after_s"] is not None]
     judged_delays = [d["judged_after_s"] for d in delays if d["judged_after_s"] is not None]
@@ -691,9 +739,7 @@ def figures(
             ],
             "first_frame_at_server_s": round(live["shown"][0] - live["start"], 3) if live["shown"] else None,
         },  # fmt: skip
-        "picture_delay": picture_delay(
-            camera["thumbs"], live["server_thumbs"], game_start, camera["source_fps"]
-        ),
+        "picture_delay": delay,
         "fps": {
             "screen_median": statistics.median(screen_rates) if screen_rates else None,
             "screen_lowest": min(screen_rates, default=None),
@@ -713,6 +759,10 @@ def figures(
         "drawn_after_s_median": round(statistics.median(drawn_delays), 3) if drawn_delays else None,
         "drawn_within_1s": sum(1 for d in drawn_delays if d <= 1.0),
         "drawn_seen": len(drawn_delays),
+        "shown_after_seen_s_median": median_of(delays, "shown_after_seen_s"),
+        "shown_within_1s_of_seen": within(delays, "shown_after_seen_s", 1.0),
+        "drawn_after_seen_s_median": median_of(delays, "drawn_after_seen_s"),
+        "drawn_within_1s_of_seen": within(delays, "drawn_after_seen_s", 1.0),
         "judged_after_s_max": max(judged_delays, default=None),
         "judged_after_s_median": round(statistics.median(judged_delays), 3) if judged_delays else None,
         "stored_after_s_median": round(statistics.median(stored_delays), 3) if stored_delays else None,
@@ -730,6 +780,15 @@ def figures(
             "during_max": max(live["loads"], default=None),
         },
     }
+
+
+def median_of(rows: list[dict[str, Any]], key: str) -> float | None:
+    values = [row[key] for row in rows if row.get(key) is not None]
+    return round(statistics.median(values), 3) if values else None
+
+
+def within(rows: list[dict[str, Any]], key: str, limit_s: float) -> int:
+    return sum(1 for row in rows if row.get(key) is not None and row[key] <= limit_s)
 
 
 def describe(call: dict[str, Any] | None) -> str:
@@ -763,6 +822,13 @@ def report(result: dict[str, Any]) -> None:
         f"(p10 {delay.get('p10_s')}, p90 {delay.get('p90_s')}); by 10 s of game: "
         + ", ".join(f"{k} s: {v}" for k, v in delay.get("median_by_10s_of_game", {}).items())
     )
+    if "camera_behind_by_10s_of_game" in delay:
+        print(
+            "  of which the camera played behind the video (by 10 s of game): "
+            + ", ".join(f"{k} s: {v}" for k, v in delay["camera_behind_by_10s_of_game"].items())
+            + "; camera to server, from the quickest frame: "
+            + ", ".join(f"{k} s: {v}" for k, v in delay["on_the_way_by_10s_of_game"].items())
+        )
     print(
         f"frames a second: screen says median {fps['screen_median']} (lowest {fps['screen_lowest']}, "
         f"{fps['screen_samples']} samples); server handed {fps['server_handed']['fps']} "
@@ -777,6 +843,11 @@ def report(result: dict[str, Any]) -> None:
         f"{result['judged_after_s_max']} s; stored median {result['stored_after_s_median']} s"
     )
     print(
+        f"after the camera showed the table settled (less how far it played behind): shown median "
+        f"{result['shown_after_seen_s_median']} s, within 1 s {result['shown_within_1s_of_seen']}; drawn "
+        f"median {result['drawn_after_seen_s_median']} s, within 1 s {result['drawn_within_1s_of_seen']}"
+    )
+    print(
         f"verdict drawn on the picture (seen in the page) after the table settled: median "
         f"{result['drawn_after_s_median']} s, max {result['drawn_after_s_max']} s, within 1 s: "
         f"{result['drawn_within_1s']} of {result['turns']} (seen for {result['drawn_seen']})"
@@ -786,7 +857,8 @@ def report(result: dict[str, Any]) -> None:
             f"  turn {d['turn']} seat {d['seat']} settled {d['settled_s']:.1f} s: "
             f"judged +{d['judged_after_s']} "
             f"stored +{d['stored_after_s']} shown +{d['shown_after_s']} drawn at the server "
-            f"+{d['drawn_at_server_after_s']}, seen drawn +{d['drawn_after_s']}"
+            f"+{d['drawn_at_server_after_s']}, seen drawn +{d['drawn_after_s']}; camera behind "
+            f"{d['camera_behind_s']} s"
         )
     print(
         f"live vs rummi watch: {result['same_calls']} same, {result['differing_calls']} differing "
