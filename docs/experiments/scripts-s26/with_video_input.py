@@ -2,10 +2,11 @@
 detector input than `vision.detector.VIDEO_INPUT_SIZE`'s 320 square: `--video-input own` reads a frame as a
 photo is read (the model's own size, 448, in the frame's own shape: 448x336 for a 1000x750 frame, 1.47 times
 the 320 square's pixels), `--video-input N` an N square; `--video-small-tiles PX` the window look's threshold
-for video (`SMALL_TILES_BELOW`, pixels at the input size); `--no-faint-look` the faint look off. Twenty-sixth session, not kept as is.
+for video (`SMALL_TILES_BELOW`, pixels at the input size); `--no-faint-look` the faint look off.
+Twenty-sixth session, not kept as is.
 
-    python docs/experiments/scripts-s26/with_video_input.py --video-input own [--video-small-tiles 14] [--no-faint-look] \\
-        [--detector D.onnx] benchmarks/measure_referee_set.py NAME OUT FOLDER...
+    python docs/experiments/scripts-s26/with_video_input.py --video-input own [--video-small-tiles 14] \\
+        [--no-faint-look] [--detector D.onnx] benchmarks/measure_referee_set.py NAME OUT FOLDER...
 """
 
 import copy
