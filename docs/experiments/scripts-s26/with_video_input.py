@@ -2,8 +2,8 @@
 detector input than `vision.detector.VIDEO_INPUT_SIZE`'s 320 square: `--video-input own` reads a frame as a
 photo is read (the model's own size, 448, in the frame's own shape: 448x336 for a 1000x750 frame, 1.47 times
 the 320 square's pixels), `--video-input N` an N square; `--video-small-tiles PX` the window look's threshold
-for video (`SMALL_TILES_BELOW`, pixels at the input size); `--no-faint-look` the faint look off.
-Twenty-sixth session, not kept as is.
+for video (`SMALL_TILES_BELOW`, pixels at the input size); `--no-faint-look` the faint look off;
+`--rack-conf S` the score a rack box needs (`DEFAULT_RACK_CONFIDENCE`). Twenty-sixth session, not kept as is.
 
     python docs/experiments/scripts-s26/with_video_input.py --video-input own [--video-small-tiles 14] \\
         [--no-faint-look] [--detector D.onnx] benchmarks/measure_referee_set.py NAME OUT FOLDER...
@@ -18,7 +18,11 @@ import vision.detector
 
 args = sys.argv[1:]
 video_input = None
-while args and args[0] in ("--video-input", "--video-small-tiles", "--no-faint-look"):
+while args and args[0] in ("--video-input", "--video-small-tiles", "--no-faint-look", "--rack-conf"):
+    if args[0] == "--rack-conf":  # the score a rack box needs (photos and video alike)
+        vision.detector.DEFAULT_RACK_CONFIDENCE = float(args[1])
+        args = args[2:]
+        continue
     if args[0] == "--no-faint-look":  # no faint box: no closer look (photos and video alike)
         vision.detector.FAINT_TILE_FROM = 1.01
         args = args[1:]
