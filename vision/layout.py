@@ -56,6 +56,12 @@ PUSH_WINDOW = 3
 """Most steps measured together around a tile pushed onto its neighbour (two pushed in a row need three)."""
 MAX_RULED_STEPS = 6
 """Most doubtful steps of one chain the rules decide together (every combination of cuts is tried)."""
+NO_GAP_STEP = 1.0
+"""A step between centres of at most this many tile widths shows no gap: the two tiles touch, and the rules
+never cut there (tiles touching in a row are one set whatever their faces). Photo game zoom2 3211-p3 game 5
+(tuning), read at 448: k8 k9 k10 k12 laid tight, the k10-k12 step 0.065 tile under the gap limit, cut by the
+rules into a valid run and a lone k12 that the referee joined to r12 o12 b12 beside it: an illegal play
+called legal."""
 JOKER_CLASS = CLASS_INDEX["joker"]
 """A joker's face has no numeral: the classifier reads its up less surely (`square_with_neighbours`)."""
 
@@ -424,7 +430,8 @@ def _chains(
         in_path[path] = True
         reference = _typical_step(in_path[link_first], link_step, link_angle - angles[path[0]], typical)
         excess, explained = _gap_excess(steps, reference, params.gap_fraction)
-        for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach):
+        touching = {k for k, step in enumerate(steps) if step <= NO_GAP_STEP and excess[k] <= 0}
+        for piece in _cut(path, excess, judge, params.rules_margin, explained, params.rules_reach, touching):
             # Two tiles side by side are a started set only when laid square to each other; two loose
             # tiles that happen to touch are turned every which way.
             turn = abs(((float(angles[piece[0]] - angles[piece[-1]]) * 2 + 180.0) % 360.0 - 180.0) / 2)
@@ -584,13 +591,14 @@ def _push_windows(k: int, count: int, longest: int) -> list[list[int]]:
 
 def _cut(
     path: list[int], excess: list[float], judge: SetJudge | None, margin: float,
-    unsure: set[int] | None = None, reach: float = 0.0,
+    unsure: set[int] | None = None, reach: float = 0.0, touching: set[int] | None = None,
 ) -> list[list[int]]:
     """Cut a chain at its gaps. Steps within `margin` of the limit (and the `unsure` ones) are decided by
     the rules when a judge is given: the cuts that leave the most tiles in valid sets win; a valid run
     cut or not stays whole; other ties keep the geometric decision. Gaps up to `reach` over the limit
     are closed only where that leaves more tiles in valid sets (`k3 k4 _ k5 k6` is one run a tile
-    pushed apart; two valid sets with such a gap stay two)."""
+    pushed apart; two valid sets with such a gap stay two). The `touching` steps (no gap shows, see
+    `NO_GAP_STEP`) are not the rules' to cut."""
 
     def pieces_for(cuts: set[int]) -> list[list[int]]:
         pieces, current = [], [path[0]]
@@ -604,6 +612,7 @@ def _cut(
 
     geometric = {k for k, over in enumerate(excess) if over > 0}
     close = {k for k, over in enumerate(excess) if abs(over) < margin or k in (unsure or set())}
+    close -= touching or set()
     wide = {k for k, over in enumerate(excess) if margin <= over < reach} - close
     # The rules look at the most doubtful steps, a few at a time (every combination of cuts is tried).
     doubtful = sorted(close | wide, key=lambda k: (k not in close, abs(excess[k])))

@@ -218,6 +218,19 @@ def test_rules_decide_a_gap_too_close_to_call() -> None:
     assert as_text(rebuild(b.detections())) == "r1 r2 r3 | k7 b7 o7"  # the rules: two valid sets
 
 
+def test_rules_never_cut_between_touching_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Photo game zoom2 3211-p3 game 5, read at 448: k8 k9 k10 k12 laid tight (the boxes a little larger than
+    the tiles, the last step a little longer). The rules cut it into a valid run and a lone k12, which the
+    referee joined to a group beside it: an illegal play called legal. Tiles touching in a row are one set
+    whatever their faces."""
+    b = SceneBuilder()
+    b.row("k8 k9 k10", (100, 100), 0, gap=-2.0)
+    b.add("k12", (100 + 2 * (TILE_W - 2.0) + (TILE_W - 0.5), 100), 0)
+    assert as_text(rebuild(b.detections())) == "k8 k9 k10 k12"
+    monkeypatch.setattr("vision.layout.NO_GAP_STEP", 0.0)  # the rules deciding touching steps too
+    assert as_text(rebuild(b.detections())) == "k8 k9 k10 | k12"
+
+
 def test_rules_do_not_override_a_clear_gap() -> None:
     b = SceneBuilder()
     b.row("r1 r2", (100, 100), 0, gap=1.0)
