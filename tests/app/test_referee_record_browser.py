@@ -78,7 +78,9 @@ def test_the_record_downloads_and_opens_and_a_new_verdict_is_said_once(tmp_path:
                 # nothing more (Referee.override of a call already so).
                 override.click()
                 expect(overridden).to_be_visible(timeout=30_000)
-            time.sleep(3.0)  # the screen is drawn again each second: still said once
+            # Said as the verdict's fragment next draws it (within its second, later on a loaded machine) ...
+            page.wait_for_function("window.__said.length > 0", timeout=15_000)
+            time.sleep(3.0)  # ... and the screen is drawn again each second: still said once
             assert page.evaluate("window.__said") == ["Seat 1, Ann: legal, as a person called it."]
 
             page.get_by_text("Game record", exact=True).click()
