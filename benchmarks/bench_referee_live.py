@@ -570,7 +570,7 @@ def picture_delay(
         "median_s": round(statistics.median(offsets), 3),
         "p10_s": round(float(np.percentile(offsets, 10)), 3),
         "p90_s": round(float(np.percentile(offsets, 90)), 3),
-        "median_by_10s_of_game": by_10s([(g, o) for g, o in timeline]),
+        "median_by_10s_of_game": by_10s(timeline),
         "found": [(round(g, 2), round(o, 3)) for g, o in timeline],
     }
     if stream:

@@ -10,12 +10,22 @@
 # ship. Resume after a stop: run again (from last.pt while it is there).
 #
 #   nohup bash docs/experiments/scripts-s26/models-v26-COMMANDS.sh > /work/runs/models-v26.log 2>&1 &
+#
+# The later runs of the session (./models-v27-COMMANDS.sh, ./models-v28-COMMANDS.sh) are this script with
+# RUN, IMGSZ, HOURS, SHARE_FROM (a run folder whose renders, real-tile scenes and recovered checkpoint are
+# linked, not made again) and LEAVE_OUT (a render folder not trained on).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v26}
 PY=.venv/bin/python
 export OMP_NUM_THREADS=2 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 YOLO_CONFIG_DIR=$R/yolo
-mkdir -p $R/render $R/yolo/Ultralytics
+mkdir -p $R/yolo/Ultralytics
+if [ -n "${SHARE_FROM:-}" ]; then
+  for part in render real-tiles recovered.pt; do
+    [ -e $R/$part ] || [ ! -e $SHARE_FROM/$part ] || ln -s $SHARE_FROM/$part $R/$part
+  done
+fi
+mkdir -p $R/render
 font=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
 [ -f $font ] || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf  # a machine without fonts-liberation
 [ -f $R/yolo/Ultralytics/Arial.ttf ] || cp $font $R/yolo/Ultralytics/Arial.ttf
@@ -37,6 +47,8 @@ render rack_wood_more 240 175 --kind rack_wood  # new: wooden racks were not fou
 [ -d /work/runs/real-dev-train ] || bash docs/experiments/scripts-s14/split-real-dev.sh
 [ -f $R/real-tiles/labels/000799.txt ] || nice -n 15 $PY -m datasets.real_tiles $R/real-tiles \
   --photos /work/runs/real-dev-train --count 800 --seed 2501
+scenes=()
+for folder in $R/render/*; do [ "$(basename $folder)" = "${LEAVE_OUT:-}" ] || scenes+=("$folder"); done
 if [ -f $R/detector/train/weights/last.pt ]; then
   nice -n 15 $PY -m vision.training.detector --out $R/detector --resume --config-dir $R/yolo \
     --export $R/tile_detector.onnx >> $R/train.log 2>&1
@@ -44,10 +56,10 @@ else
   [ -f $R/recovered.pt ] || nice -n 15 $PY -m vision.training.recover_checkpoint models/tile_detector.onnx \
     $R/recovered.pt --images $R/render/game/images >> $R/train.log 2>&1
   nice -n 15 $PY -m vision.training.detector --out $R/detector --model $R/recovered.pt \
-    --scenes $R/render/* \
+    --scenes "${scenes[@]}" \
     --real-train /work/runs/real-dev-train:3 /work/shared/real-racks:4@rummy4-86,rummy4-87,rummy4-88,rummy4-89 \
       $R/real-tiles \
     --real-val /work/runs/real-dev-measure /work/shared/real-racks@rummy4-90,rummy4-91,rummy4-92,rummy4-93 \
-    --imgsz 448 --epochs 40 --hours ${HOURS:-1.8} --batch 16 --workers 1 --threads 2 --seed 8 --optimizer AdamW \
+    --imgsz ${IMGSZ:-448} --epochs 40 --hours ${HOURS:-1.8} --batch 16 --workers 1 --threads 2 --seed 8 --optimizer AdamW \
     --lr0 0.00003 --save-period 1 --config-dir $R/yolo --export $R/tile_detector.onnx >> $R/train.log 2>&1
 fi

@@ -2,52 +2,8 @@
 # models-v28 (twenty-sixth session, issue 37): models-v27 without the 240 extra wooden racks, i.e. models-v25's
 # recipe exactly, at 320, from the shipped detector (models-v25 epoch 11) recovered from its ONNX file. Both
 # v26 (448) and v27 (320) lost the rack class in their first epoch (real-racks 0-24 %, hold-out rack tiles in
-# racks 70-72 %), which models-v25 did not: is it the wooden racks? 0.35 hours.
-# Every epoch kept (--save-period 1) and measured in full (../scripts-s22/measure-candidate.sh) before it can
-# ship. Resume after a stop: run again (from last.pt while it is there).
+# racks 70-72 %), which models-v25 did not: is it the wooden racks? 0.35 hours. Resume after a stop: run again.
 #
 #   nohup bash docs/experiments/scripts-s26/models-v28-COMMANDS.sh > /work/runs/models-v28.log 2>&1 &
-set -euo pipefail
-cd "$(dirname "$0")/../../.."
-R=${RUN:-/work/runs/models-v28}
-PY=.venv/bin/python
-export OMP_NUM_THREADS=2 YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 YOLO_CONFIG_DIR=$R/yolo
-mkdir -p $R/yolo/Ultralytics
-V26=/work/runs/models-v26
-for part in render real-tiles recovered.pt; do [ -e $R/$part ] || [ ! -e $V26/$part ] || ln -s $V26/$part $R/$part; done
-mkdir -p $R/render
-font=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
-[ -f $font ] || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf  # a machine without fonts-liberation
-[ -f $R/yolo/Ultralytics/Arial.ttf ] || cp $font $R/yolo/Ultralytics/Arial.ttf
-render() {  # NAME COUNT SEED [--kind K]
-  local name=$1 count=$2 seed=$3; shift 3
-  [ -f "$R/render/$name/scenes/$(printf %06d $((count - 1))).json" ] || \
-    nice -n 15 $PY -m datasets.render --out $R/render/$name --count $count --seed $seed "$@" --size 800 \
-      --workers 2 --sheet 0 --quiet
-}
-render stacked_rows 250 171 --kind stacked_rows
-render rack 120 172 --kind rack
-render rack_above 80 173 --kind rack_above
-render rack_angle 80 174 --kind rack_angle
-render mix 400 160
-render game 120 143 --kind game
-render rack_front 150 147 --kind rack_front
-render rack_wood 60 161 --kind rack_wood
-render rack_wood_more 240 175 --kind rack_wood  # new: wooden racks were not found (tuning renders seed 8800: 14 of 40)
-[ -d /work/runs/real-dev-train ] || bash docs/experiments/scripts-s14/split-real-dev.sh
-[ -f $R/real-tiles/labels/000799.txt ] || nice -n 15 $PY -m datasets.real_tiles $R/real-tiles \
-  --photos /work/runs/real-dev-train --count 800 --seed 2501
-if [ -f $R/detector/train/weights/last.pt ]; then
-  nice -n 15 $PY -m vision.training.detector --out $R/detector --resume --config-dir $R/yolo \
-    --export $R/tile_detector.onnx >> $R/train.log 2>&1
-else
-  [ -f $R/recovered.pt ] || nice -n 15 $PY -m vision.training.recover_checkpoint models/tile_detector.onnx \
-    $R/recovered.pt --images $R/render/game/images >> $R/train.log 2>&1
-  nice -n 15 $PY -m vision.training.detector --out $R/detector --model $R/recovered.pt \
-    --scenes $(ls -d $R/render/* | grep -v rack_wood_more) \
-    --real-train /work/runs/real-dev-train:3 /work/shared/real-racks:4@rummy4-86,rummy4-87,rummy4-88,rummy4-89 \
-      $R/real-tiles \
-    --real-val /work/runs/real-dev-measure /work/shared/real-racks@rummy4-90,rummy4-91,rummy4-92,rummy4-93 \
-    --imgsz 320 --epochs 40 --hours ${HOURS:-0.35} --batch 16 --workers 1 --threads 2 --seed 8 --optimizer AdamW \
-    --lr0 0.00003 --save-period 1 --config-dir $R/yolo --export $R/tile_detector.onnx >> $R/train.log 2>&1
-fi
+RUN=${RUN:-/work/runs/models-v28} IMGSZ=320 HOURS=${HOURS:-0.35} SHARE_FROM=/work/runs/models-v26 \
+  LEAVE_OUT=rack_wood_more exec bash "$(dirname "$0")/models-v26-COMMANDS.sh"
