@@ -207,6 +207,18 @@ def train(args: argparse.Namespace) -> Path:
     def limit_threads(_trainer: object) -> None:
         torch.set_num_threads(args.threads)
 
+    def keep_norm_statistics(trainer: object) -> None:
+        # The trainer puts the model in training mode at each epoch's start; this runs after it.
+        for module in trainer.model.modules():  # type: ignore[attr-defined]
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.eval()
+
+    def add_callbacks(model: object) -> None:
+        for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
+            model.add_callback(event, limit_threads)  # type: ignore[attr-defined]
+        if args.keep_norm_statistics:
+            model.add_callback("on_train_batch_start", keep_norm_statistics)  # type: ignore[attr-defined]
+
     last = Path(args.out).resolve() / "train" / "weights" / "last.pt"
     started = time.time()
     if args.resume:
@@ -214,8 +226,7 @@ def train(args: argparse.Namespace) -> Path:
         if not last.exists():
             raise SystemExit(f"nothing to resume: {last} does not exist")
         model = YOLO(str(last))
-        for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
-            model.add_callback(event, limit_threads)
+        add_callbacks(model)
         model.train(resume=True)
         print(f"training took {(time.time() - started) / 60:.1f} min", flush=True)
         best = last.parent / "best.pt"
@@ -225,8 +236,7 @@ def train(args: argparse.Namespace) -> Path:
         args.real_train, args.real_val,
     )
     model = YOLO(args.model)
-    for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
-        model.add_callback(event, limit_threads)
+    add_callbacks(model)
     # Fine-tuning our own checkpoint: ultralytics starts from its weights only when told so (with
     # pretrained=False it rebuilt the network from the checkpoint's yaml, untrained), and no warm-up.
     starts_from = fine_tune_weights(args.model)
@@ -332,6 +342,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--freeze", type=int, default=None,
                         help="keep the first N layers as they are (yolo11n: 10 is the backbone)")
+    parser.add_argument("--keep-norm-statistics", action="store_true",
+                        help="batch norms keep the statistics they start with (fine-tuning a recovered "
+                             "checkpoint); give it again with --resume")
     parser.add_argument("--optimizer", default="auto",
                         help="ultralytics optimizer ('auto' picks one and its learning rate itself)")
     parser.add_argument("--lr0", type=float, default=0.01,

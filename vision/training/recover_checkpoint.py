@@ -6,7 +6,10 @@ it (`W x + b`). To train on from it, each `Conv` gets the folded weights back wi
 statistics are those its convolution actually sees on real frames (`mu`, `var`, measured here) and whose
 scale and shift undo them (`weight = sqrt(var + eps)`, `bias = mu + b`): in eval mode the network computes
 exactly what the ONNX file does, and in training mode, where batches are normalised by their own statistics,
-nearly so (a batch norm left as the identity would normalise every channel afresh at the first step).
+nearly so (a batch norm left as the identity would normalise every channel afresh at the first step). Train
+on from it with `--keep-norm-statistics`: the statistics of training batches (mosaics of every scene kind)
+are not those measured here, and a batch norm that takes them on changes the function the rest of the
+network was recovered for (one epoch at learning rate 0 lost the rack class).
 
     python -m vision.training.recover_checkpoint models/tile_detector.onnx runs/recovered.pt \\
         --images DIR_OF_RENDERS

@@ -13,7 +13,8 @@
 #
 # The later runs of the session (./models-v27-COMMANDS.sh, ./models-v28-COMMANDS.sh) are this script with
 # RUN, IMGSZ, HOURS, SHARE_FROM (a run folder whose renders, real-tile scenes and recovered checkpoint are
-# linked, not made again) and LEAVE_OUT (a render folder not trained on).
+# linked, not made again), LEAVE_OUT (a render folder neither made nor trained on), STAGE=data (stop
+# before training), TRAIN_FLAGS (added to the training command, later flags win) and RESUME_FLAGS.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v26}
@@ -31,6 +32,7 @@ font=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
 [ -f $R/yolo/Ultralytics/Arial.ttf ] || cp $font $R/yolo/Ultralytics/Arial.ttf
 render() {  # NAME COUNT SEED [--kind K]
   local name=$1 count=$2 seed=$3; shift 3
+  [ "$name" != "${LEAVE_OUT:-}" ] || return 0
   [ -f "$R/render/$name/scenes/$(printf %06d $((count - 1))).json" ] || \
     nice -n 15 $PY -m datasets.render --out $R/render/$name --count $count --seed $seed "$@" --size 800 \
       --workers 2 --sheet 0 --quiet
@@ -47,11 +49,12 @@ render rack_wood_more 240 175 --kind rack_wood  # new: wooden racks were not fou
 [ -d /work/runs/real-dev-train ] || bash docs/experiments/scripts-s14/split-real-dev.sh
 [ -f $R/real-tiles/labels/000799.txt ] || nice -n 15 $PY -m datasets.real_tiles $R/real-tiles \
   --photos /work/runs/real-dev-train --count 800 --seed 2501
+[ "${STAGE:-}" != data ] || exit 0  # STAGE=data: make the renders and real-tile scenes, train nothing
 scenes=()
 for folder in $R/render/*; do [ "$(basename $folder)" = "${LEAVE_OUT:-}" ] || scenes+=("$folder"); done
 if [ -f $R/detector/train/weights/last.pt ]; then
   nice -n 15 $PY -m vision.training.detector --out $R/detector --resume --config-dir $R/yolo \
-    --export $R/tile_detector.onnx >> $R/train.log 2>&1
+    --export $R/tile_detector.onnx ${RESUME_FLAGS:-} >> $R/train.log 2>&1
 else
   [ -f $R/recovered.pt ] || nice -n 15 $PY -m vision.training.recover_checkpoint models/tile_detector.onnx \
     $R/recovered.pt --images $R/render/game/images >> $R/train.log 2>&1
@@ -61,5 +64,6 @@ else
       $R/real-tiles \
     --real-val /work/runs/real-dev-measure /work/shared/real-racks@rummy4-90,rummy4-91,rummy4-92,rummy4-93 \
     --imgsz ${IMGSZ:-448} --epochs 40 --hours ${HOURS:-1.8} --batch 16 --workers 1 --threads 2 --seed 8 --optimizer AdamW \
-    --lr0 0.00003 --save-period 1 --config-dir $R/yolo --export $R/tile_detector.onnx >> $R/train.log 2>&1
+    --lr0 0.00003 --save-period 1 --config-dir $R/yolo --export $R/tile_detector.onnx ${TRAIN_FLAGS:-} \
+    >> $R/train.log 2>&1
 fi
