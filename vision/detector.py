@@ -32,7 +32,9 @@ DEFAULT_CONFIDENCE = 0.4
 DEFAULT_IOU = 0.6
 DEFAULT_THREADS = 2
 DEFAULT_RACK_CONFIDENCE = 0.35
-"""A rack is reported when the best of the boxes joined into it (`join_rack_parts`) scores this much."""
+"""A rack is reported when the best of the boxes joined into it (`join_rack_parts`) scores this much, unless
+the model file says its own (`rack_confidence` in its metadata: a rack class's scores move with training,
+and its threshold is chosen with the weights, `vision.training.detector --rack-confidence`)."""
 RACK_PART_CONFIDENCE = 0.1
 """Rack boxes scoring this much take part in the joining: the detector often sees a long rack as two or
 three overlapping parts (its left and right halves, one tier), each scored low."""
@@ -504,7 +506,7 @@ class TileDetector:
             raise ModelLoadError(f"{self.path}: no 'tile' class among {self.class_names}")
         self.tile_class = self.class_names.index("tile")
         self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
-        self.rack_confidence = DEFAULT_RACK_CONFIDENCE
+        self.rack_confidence = _rack_confidence(self.session, self.path)
         self.rack_tile_confidence = DEFAULT_RACK_TILE_CONFIDENCE
         self.row_tile_confidence = ROW_TILE_CONFIDENCE
         self.confidence = confidence
@@ -846,6 +848,20 @@ def _dynamic_size(session: Any, path: Path) -> tuple[int, int]:
     if size <= 0 or stride <= 0 or size % stride:
         raise ModelLoadError(f"{path}: input size {size} is not a whole number of strides ({stride})")
     return size, stride
+
+
+def _rack_confidence(session: Any, path: Path) -> float:
+    """The rack threshold the model file was shipped with (`rack_confidence` metadata), else the default."""
+    value = session.get_modelmeta().custom_metadata_map.get("rack_confidence")
+    if value is None:
+        return DEFAULT_RACK_CONFIDENCE
+    try:
+        threshold = float(value)
+    except ValueError as error:
+        raise ModelLoadError(f"{path}: its 'rack_confidence' is no number: {value!r}") from error
+    if not 0.0 < threshold < 1.0:
+        raise ModelLoadError(f"{path}: its 'rack_confidence' must lie between 0 and 1, not {threshold}")
+    return threshold
 
 
 def _class_names(session: Any) -> list[str]:

@@ -12,6 +12,7 @@ from assistant.tiles import CLASS_INDEX
 from datasets.render import render_indexed
 from vision.detections import UNKNOWN_CLASS, Detections, box_iou
 from vision.detector import (
+    DEFAULT_RACK_CONFIDENCE,
     SMALL_TILES_BELOW,
     STILL_SMALL_TILES_BELOW,
     VIDEO_INPUT_SIZE,
@@ -588,6 +589,36 @@ def test_a_video_frame_is_letterboxed_to_a_320_square_whatever_size_a_photo_is_r
     found = video.detect(frame)
     centre = (found.xyxy[0, :2] + found.xyxy[0, 2:]) / 2
     assert centre == pytest.approx([500.0, 375.0], abs=0.5)
+
+
+def test_a_model_file_carries_its_own_rack_threshold_else_the_default(tmp_path: Path) -> None:
+    # A rack class's scores move with training (twenty-seventh session: models-v30's racks scored higher
+    # on real racks and on rack-free tables alike); the threshold is chosen with the weights.
+    meta = {"imgsz": "[448, 448]", "stride": "32", "names": "{0: 'tile', 1: 'rack'}"}
+    box = (160.0, 128.0, 20.0, 30.0)
+    plain = any_size_detector(tmp_path / "plain.onnx", box, meta)
+    assert TileDetector(plain).rack_confidence == DEFAULT_RACK_CONFIDENCE
+    own = any_size_detector(tmp_path / "own.onnx", box, meta | {"rack_confidence": "0.45"})
+    assert TileDetector(own).rack_confidence == pytest.approx(0.45)
+    assert TileDetector(own).for_video().rack_confidence == pytest.approx(0.45)
+    for bad in ("high", "1.5"):
+        path = any_size_detector(tmp_path / "bad.onnx", box, meta | {"rack_confidence": bad})
+        with pytest.raises(ModelLoadError, match="rack_confidence"):
+            TileDetector(path)
+
+
+def test_the_trainer_writes_the_rack_threshold_chosen_into_the_exported_file(tmp_path: Path) -> None:
+    from vision.training.detector import stamp_rack_confidence
+
+    meta = {"imgsz": "[448, 448]", "stride": "32", "names": "{0: 'tile', 1: 'rack'}",
+            "rack_confidence": "0.3"}
+    path = any_size_detector(tmp_path / "any.onnx", (160.0, 128.0, 20.0, 30.0), meta)
+    stamp_rack_confidence(path, 0.45)
+    detector = TileDetector(path)
+    assert detector.rack_confidence == pytest.approx(0.45)
+    assert detector.class_names == ["tile", "rack"]  # the rest of the metadata kept
+    with pytest.raises(SystemExit, match="between 0 and 1"):
+        stamp_rack_confidence(path, 0.0)
 
 
 def test_a_detector_of_any_input_size_without_its_size_is_refused(tmp_path: Path) -> None:

@@ -312,6 +312,22 @@ def export(weights: Path, imgsz: int | None, target: Path, config_dir: Path, dyn
     return target
 
 
+def stamp_rack_confidence(target: Path, threshold: float) -> None:
+    """Write the rack threshold chosen for these weights into the ONNX file's metadata (`rack_confidence`,
+    read by `vision.detector.TileDetector`)."""
+    import onnx
+
+    if not 0.0 < threshold < 1.0:
+        raise SystemExit(f"--rack-confidence must lie between 0 and 1, not {threshold}")
+    model = onnx.load(str(target))
+    kept = [p for p in model.metadata_props if p.key != "rack_confidence"]
+    del model.metadata_props[:]
+    model.metadata_props.extend(kept)
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "rack_confidence", f"{threshold:g}"
+    onnx.save(model, str(target))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m vision.training.detector", description=__doc__.split("\n")[0]
@@ -360,6 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config-dir", default=".yolo", help="YOLO_CONFIG_DIR (settings and font)")
     parser.add_argument("--export", default="models/tile_detector.onnx", help="where to write the ONNX model")
     parser.add_argument("--export-only", metavar="WEIGHTS", help="skip training; export these weights")
+    parser.add_argument("--rack-confidence", type=float, default=None,
+                        help="the rack threshold chosen for these weights, written into the exported file "
+                             "(default: none written, the reader's DEFAULT_RACK_CONFIDENCE)")
     parser.add_argument("--dynamic", action="store_true",
                         help="export for any input height and width (whole strides), not a fixed square")
     return parser
@@ -371,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.scenes or args.resume or args.export_only):
         parser.error("--scenes is needed to train (or --resume, or --export-only)")
     weights = Path(args.export_only) if args.export_only else train(args)
-    export(weights, args.imgsz, Path(args.export), Path(args.config_dir), dynamic=args.dynamic)
+    target = export(weights, args.imgsz, Path(args.export), Path(args.config_dir), dynamic=args.dynamic)
+    if args.rack_confidence is not None:
+        stamp_rack_confidence(target, args.rack_confidence)
     return 0
 
 
