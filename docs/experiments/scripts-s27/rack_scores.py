@@ -44,7 +44,8 @@ for path in sys.argv[1:]:
     true = rack_scores(detector, REAL_RACKS, True)
     false = [s for folder in REAL_DEV for s in rack_scores(detector, folder, False)]
     print(f"{path}\n  real racks' best scores: {' '.join(f'{s:.2f}' for s in sorted(true))}")
-    print(f"  rack-free photos' best rack score, top 12: {' '.join(f'{s:.2f}' for s in sorted(false)[::-1][:12])}")
+    highest = sorted(false)[::-1][:12]
+    print(f"  rack-free photos' best rack score, top 12: {' '.join(f'{s:.2f}' for s in highest)}")
     for threshold in (0.35, 0.4, 0.45):
         print(f"  at {threshold}: {sum(s >= threshold for s in true)} of {len(true)} real racks kept, "
               f"{sum(s >= threshold for s in false)} of {len(false)} rack-free photos get a rack")
