@@ -3,7 +3,8 @@ detector input than `vision.detector.VIDEO_INPUT_SIZE`'s 320 square: `--video-in
 photo is read (the model's own size, 448, in the frame's own shape: 448x336 for a 1000x750 frame, 1.47 times
 the 320 square's pixels), `--video-input N` an N square; `--video-small-tiles PX` the window look's threshold
 for video (`SMALL_TILES_BELOW`, pixels at the input size); `--no-faint-look` the faint look off;
-`--rack-conf S` the score a rack box needs (`DEFAULT_RACK_CONFIDENCE`). Twenty-sixth session, not kept as is.
+`--rack-conf S` the score a rack box needs (`DEFAULT_RACK_CONFIDENCE`; a file carrying its own
+`rack_confidence`, from the twenty-seventh session, keeps that). Twenty-sixth session, not kept as is.
 
     python docs/experiments/scripts-s26/with_video_input.py --video-input own [--video-small-tiles 14] \\
         [--no-faint-look] [--detector D.onnx] benchmarks/measure_referee_set.py NAME OUT FOLDER...

@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.detector import TileDetector
 from vision.evaluation.reading import image_files, labelled_photos
+from vision.racks import rack_owners
 
 REAL_RACKS = Path("/work/shared/real-racks")
 REAL_DEV = [Path("/work/runs/real-dev-measure"), Path("/work/runs/real-dev-train")]
@@ -27,13 +28,9 @@ def rack_scores(detector: TileDetector, folder: Path, holding_labelled: bool) ->
         if not holding_labelled:
             scores.append(float(conf.max()) if len(conf) else 0.0)
             continue
-        centres = (np.asarray(true_boxes)[:, :2] + np.asarray(true_boxes)[:, 2:]) / 2
-        best = 0.0
-        for box, score in zip(racks, conf, strict=True):
-            inside = ((centres[:, 0] >= box[0]) & (centres[:, 0] <= box[2]) & (centres[:, 1] >= box[1])
-                      & (centres[:, 1] <= box[3])).mean()
-            if inside >= 0.5:
-                best = max(best, float(score))
+        owner = rack_owners(true_boxes, racks, found.rack_quad)  # the reader's own rule: half a tile inside
+        best = max((float(score) for rack, score in enumerate(conf) if (owner == rack).mean() >= 0.5),
+                   default=0.0)
         scores.append(best)
     return scores
 
