@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision.training.detector import build_parser
+from vision.training.detector import KEEP_NORM_MARKER, build_parser, keeps_norm_statistics
 
 
 def test_a_fine_tune_may_freeze_the_backbone_and_set_its_optimizer_and_learning_rate() -> None:
@@ -24,6 +24,23 @@ def test_batch_norms_learn_their_statistics_unless_a_recovered_checkpoint_keeps_
     assert build_parser().parse_args([]).keep_norm_statistics is False
     args = build_parser().parse_args(["--resume", "--keep-norm-statistics"])
     assert args.keep_norm_statistics is True
+
+
+def test_a_run_that_kept_its_norm_statistics_keeps_them_when_resumed_without_the_flag(tmp_path) -> None:
+    run = tmp_path / "detector"
+    assert keeps_norm_statistics(run, asked=True, resume=False) is True
+    assert (run / KEEP_NORM_MARKER).exists()
+    assert keeps_norm_statistics(run, asked=False, resume=True) is True
+
+
+def test_a_run_started_without_kept_statistics_resumes_without_them(tmp_path) -> None:
+    run = tmp_path / "detector"
+    assert keeps_norm_statistics(run, asked=False, resume=False) is False
+    assert not (run / KEEP_NORM_MARKER).exists()
+    assert keeps_norm_statistics(run, asked=False, resume=True) is False
+    # asked for on a resume: remembered from then on
+    assert keeps_norm_statistics(run, asked=True, resume=True) is True
+    assert keeps_norm_statistics(run, asked=False, resume=True) is True
 
 
 def test_an_export_is_a_fixed_square_unless_any_input_size_is_asked_for() -> None:

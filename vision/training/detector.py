@@ -196,6 +196,27 @@ def build_dataset(
     return data_yaml
 
 
+KEEP_NORM_MARKER = "keeps-norm-statistics"
+
+
+def keeps_norm_statistics(out: Path, asked: bool, resume: bool) -> bool:
+    """Whether this run keeps its batch norms' statistics, remembered in the run folder.
+
+    ultralytics keeps no flag of ours in its checkpoint, and a run resumed without the flag would train on
+    with the statistics moving again (the rack class lost in one epoch, lab notes twenty-seventh session),
+    so the first start leaves a marker in `out` and a resume follows it whether or not the flag is given.
+    """
+    marker = out / KEEP_NORM_MARKER
+    if asked:
+        out.mkdir(parents=True, exist_ok=True)
+        marker.write_text("batch norms kept in evaluation mode while training (--keep-norm-statistics)\n")
+        return True
+    if resume and marker.exists():
+        print(f"batch norms keep their statistics, as this run started ({marker})", flush=True)
+        return True
+    return False
+
+
 def train(args: argparse.Namespace) -> Path:
     """Train and return the path of the best weights."""
     offline_environment(Path(args.config_dir).resolve())
@@ -213,10 +234,12 @@ def train(args: argparse.Namespace) -> Path:
             if isinstance(module, torch.nn.BatchNorm2d):
                 module.eval()
 
+    keep_norms = keeps_norm_statistics(Path(args.out).resolve(), args.keep_norm_statistics, args.resume)
+
     def add_callbacks(model: object) -> None:
         for event in ("on_pretrain_routine_start", "on_train_start", "on_val_start", "on_train_epoch_start"):
             model.add_callback(event, limit_threads)  # type: ignore[attr-defined]
-        if args.keep_norm_statistics:
+        if keep_norms:
             model.add_callback("on_train_batch_start", keep_norm_statistics)  # type: ignore[attr-defined]
 
     last = Path(args.out).resolve() / "train" / "weights" / "last.pt"
@@ -360,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep the first N layers as they are (yolo11n: 10 is the backbone)")
     parser.add_argument("--keep-norm-statistics", action="store_true",
                         help="batch norms keep the statistics they start with (fine-tuning a recovered "
-                             "checkpoint); give it again with --resume")
+                             "checkpoint); remembered in --out, so --resume keeps them too")
     parser.add_argument("--optimizer", default="auto",
                         help="ultralytics optimizer ('auto' picks one and its learning rate itself)")
     parser.add_argument("--lr0", type=float, default=0.01,
