@@ -35,6 +35,9 @@ INK_VARIANTS: dict[Color, dict[str, tuple[tuple[float, float], tuple[float, floa
         "blue": _INK_HSV[Color.BLUE],
         "teal": ((180.0, 192.0), (0.6, 0.9), (0.4, 0.7)),
         "cyan": ((192.0, 202.0), (0.75, 0.95), (0.82, 0.98)),
+        # Okey sets and some Rummikub editions: a dark blue close to black under warm light (issue 37: read
+        # black from outside photos). Only `--variants dark_blue` draws it: never in training renders.
+        "navy": ((218.0, 234.0), (0.55, 0.85), (0.24, 0.42)),
     },
     Color.RED: {
         "red": _INK_HSV[Color.RED],
@@ -58,10 +61,15 @@ MARKS: tuple[str, ...] = ("none", "bar", "dot")
 HOLDOUT_INKS: dict[Color, str] = {Color.BLUE: "cyan", Color.ORANGE: "yellow"}
 """The ink palette reserved for `--variants holdout` (cyan blue with yellow): never in training renders."""
 
+MEASURE_ONLY_INKS: frozenset[str] = frozenset({"navy"})
+"""Inks only a measuring run asks for (`--variants dark_blue`): training and the hold-out never draw them."""
+
 HOLDOUT_FONT = "narrow"
 """The font style reserved for `--variants holdout`."""
 
-VARIANTS: tuple[str, ...] = ("train", "holdout")
+VARIANTS: tuple[str, ...] = ("train", "holdout", "dark_blue")
+"""train: training's editions; holdout: the reserved palette or font; dark_blue: training's editions with a
+dark blue ink instead of the fourth colour's (measuring colour read against a photo's own inks)."""
 
 
 def _hsv_to_bgr(h_deg: float, s: float, v: float) -> np.ndarray:
@@ -108,6 +116,8 @@ class Edition:
                 font_style = HOLDOUT_FONT
             if rng.random() < 0.3:  # the other colours may vary as in training
                 ink_names[Color.RED] = str(rng.choice(["red", "dark_red", "light_red"]))
+        elif variants == "dark_blue":
+            ink_names[Color.BLUE] = "navy"
         elif rng.random() < other:
             while True:
                 if rng.random() < 0.45:

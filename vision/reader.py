@@ -14,6 +14,7 @@ import numpy as np
 from vision.classifier import CLASSIFIER_THREADS, ClassifierEnsemble, CropReadings, TileClassifier
 from vision.detections import Detections, box_iou
 from vision.detector import TileDetector, on_rack_boxes
+from vision.inks import with_photo_blue
 from vision.onnx_models import ModelLoadError, model_path
 from vision.orientation import settle_half_turns
 from vision.profile import Profile
@@ -153,6 +154,7 @@ class TileReader:
         self.detector = detector if detector is not None else TileDetector()
         self.classifier = load_classifier() if classifier is _NOT_GIVEN else classifier
         self.not_a_tile_above = not_a_tile_above
+        self.photo_blue = True  # tiles read black in the photo's blue ink read blue (`vision.inks`)
         self.timings = ReadTimings()
         self.rejected = Detections.empty()
         """The detections of the last `read` that the classifier called "not a tile" (left out)."""
@@ -258,6 +260,9 @@ class TileReader:
             else:
                 on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
                 readings = self.classifier.read(image, found.xyxy, on_rack)
+        if readings is not None and self.photo_blue and isinstance(self.classifier, TileClassifier):
+            readings, _ = with_photo_blue(readings, image, found.xyxy, self.classifier.crop_size,
+                                          self.classifier.crop_margin)
         if readings is not None:
             topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
             angle, not_tile = readings.angle_deg, readings.not_tile

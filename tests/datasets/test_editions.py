@@ -12,7 +12,14 @@ from assistant.tiles import Color, Tile
 from datasets.backgrounds import HOLDOUT_SURFACES, pick_surface
 from datasets.render import main as render_main
 from datasets.scene import SCENE_KINDS, render_scene
-from datasets.tile_face import HOLDOUT_FONT, HOLDOUT_INKS, INK_VARIANTS, Edition, render_face
+from datasets.tile_face import (
+    HOLDOUT_FONT,
+    HOLDOUT_INKS,
+    INK_VARIANTS,
+    MEASURE_ONLY_INKS,
+    Edition,
+    render_face,
+)
 
 HOLDOUT_INK_NAMES = set(HOLDOUT_INKS.values())
 
@@ -33,7 +40,8 @@ def test_train_editions_and_surfaces_never_use_the_holdout_set() -> None:
         fonts_seen.add(edition.font_style)
         assert pick_surface(rng, 1.0 if seed % 2 else 0.3, "train") not in HOLDOUT_SURFACES
     # ...while every training variant does appear.
-    train_inks = {n for names in INK_VARIANTS.values() for n in names} - HOLDOUT_INK_NAMES
+    train_inks = {n for names in INK_VARIANTS.values() for n in names} - HOLDOUT_INK_NAMES - MEASURE_ONLY_INKS
+    assert not inks_seen & MEASURE_ONLY_INKS
     assert inks_seen == train_inks
     assert fonts_seen == {"bold", "thin", "large"}
 
@@ -46,6 +54,15 @@ def test_holdout_editions_always_use_a_reserved_variant() -> None:
         assert edition.is_holdout
         surfaces.add(pick_surface(rng, 0.3, "holdout"))
     assert surfaces & HOLDOUT_SURFACES
+
+
+def test_dark_blue_editions_print_their_blue_in_navy_and_nothing_else_reserved() -> None:
+    for seed in range(50):
+        edition = Edition.sample(np.random.default_rng(seed), "dark_blue")
+        assert edition.ink_names[Color.BLUE] == "navy"
+        assert not edition.is_holdout
+        blue = edition.inks[Color.BLUE]  # BGR 0-1: dark, and blue over red
+        assert blue.max() < 0.45 and blue[0] > 1.5 * blue[2]
 
 
 def test_rendered_train_scenes_never_show_holdout_variants() -> None:
