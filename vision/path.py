@@ -3,8 +3,9 @@
 1. decode: the file read and decoded within a shared server's limits, a 48 MP photo at half size
    (`vision.frames`);
 2. detect: boxes of tiles and racks, the detector and its extra looks (`vision.detector`);
-3. classify: each box's face read, number, colour and up; "not a tile" and what is surely no tile left out
-   (`vision.classifier`, `vision.confidence`);
+3. classify: each box's face read, number, colour and up, the colour against the photo's own inks (a dark
+   blue read black among black tiles is blue); "not a tile" and what is surely no tile left out
+   (`vision.classifier`, `vision.inks`, `vision.confidence`);
 4. place: each tile's place, angle and size, half-turned tiles turned back (`vision.orientation`,
    `vision.layout.place`);
 5. racks: the tiles standing on each rack, in their owner's order (`vision.layout.rack_groups`,
