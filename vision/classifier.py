@@ -96,6 +96,9 @@ class TileClassifier:
         ValueError: `k` or `turns` is out of range.
     """
 
+    crop_size: int = CROP_SIZE  # the model's own, from its metadata, once loaded
+    crop_margin: float = CROP_MARGIN
+
     def __init__(
         self,
         model_file: str | Path | None = None,

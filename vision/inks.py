@@ -88,8 +88,6 @@ def bluer_group(blueness: np.ndarray) -> np.ndarray:
 
 def read_black(readings: CropReadings) -> np.ndarray:
     """(n,) bool: the crops whose best reading is a black tile."""
-    if not len(readings):
-        return np.zeros(0, bool)
     return np.isin(readings.topk_class_ids[:, 0], _BLACK)
 
 

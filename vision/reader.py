@@ -12,7 +12,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.classifier import CLASSIFIER_THREADS, ClassifierEnsemble, CropReadings, TileClassifier
-from vision.crops import CROP_MARGIN, CROP_SIZE
 from vision.detections import Detections, box_iou
 from vision.detector import TileDetector, on_rack_boxes
 from vision.inks import with_photo_blue
@@ -262,9 +261,8 @@ class TileReader:
                 on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
                 readings = self.classifier.read(image, found.xyxy, on_rack)
         if readings is not None and self.photo_blue and isinstance(self.classifier, TileClassifier):
-            crop_size = getattr(self.classifier, "crop_size", CROP_SIZE)  # a test's stand-in may have none
-            crop_margin = getattr(self.classifier, "crop_margin", CROP_MARGIN)
-            readings, _ = with_photo_blue(readings, image, found.xyxy, crop_size, crop_margin)
+            readings, _ = with_photo_blue(readings, image, found.xyxy, self.classifier.crop_size,
+                                          self.classifier.crop_margin)
         if readings is not None:
             topk_ids, topk_scores = readings.topk_class_ids, readings.topk_scores
             angle, not_tile = readings.angle_deg, readings.not_tile
