@@ -2,20 +2,30 @@
 today's watcher on each folder (`vision.evaluation.game_videos`, the reader loaded once), one line per folder
 and for the set, everything (wrong calls included) written to OUT as JSON.
 
-    python benchmarks/measure_referee_set.py NAME OUT FOLDER...
+    python benchmarks/measure_referee_set.py NAME OUT FOLDER... [--no-photo-blue]
+
+`--no-photo-blue`: the reader without `vision.inks` (tiles read black in a photo's navy left black), to
+measure what it buys.
 """
 
+import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
 from assistant.rules import STANDARD
 from vision.evaluation import game_videos
 from vision.reader import load_reader
 
-name, out, *folders = sys.argv[1:]
+parser = argparse.ArgumentParser(prog="measure_referee_set.py")
+parser.add_argument("name")
+parser.add_argument("out")
+parser.add_argument("folders", nargs="+")
+parser.add_argument("--no-photo-blue", action="store_true", help="the reader without vision.inks")
+args = parser.parse_args()
+name, out, folders = args.name, args.out, args.folders
 reader = load_reader()
+reader.photo_blue = not args.no_photo_blue
 total = game_videos.GameScore()
 result = {"set": name, "folders": {}, "load": os.getloadavg()}
 

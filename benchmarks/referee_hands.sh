@@ -3,7 +3,7 @@
 # --hands real`: bare arms of every skin, one like the cloth, dark, white and coloured sleeves, each seat's
 # arm over its own edge, hands resting still before they leave), on a tuning set and a hold-out set.
 #
-#   benchmarks/referee_hands.sh [tune|holdout|holdout2|both] [--render-only]
+#   benchmarks/referee_hands.sh [tune|holdout|holdout2|navy|both] [--render-only]
 #
 # Renders each set's games where their truth files are missing (nice -n 10; 3 games of 10 seat turns per
 # seed, 1000x750, 10 fps), then measures today's watcher (`vision.evaluation.game_videos`, the reader loaded
@@ -23,9 +23,9 @@ WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|holdout2|both) WHICH=$arg ;;
+        tune|holdout|holdout2|navy|both) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|holdout2|both] [--render-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [tune|holdout|holdout2|navy|both] [--render-only]" >&2; exit 2 ;;
     esac
 done
 
@@ -37,9 +37,12 @@ HOLDOUT="1900:2 1901:3 1902:2 1903:3"
 # a second hold-out (twenty-seventh session): the first has been measured so often (151 of 151 since the
 # twenty-third session) that it no longer tells a change apart; these seeds are measured, never looked at
 HOLDOUT2="1960:2 1961:3 1962:2 1963:3"
+# an edition printing its blue in navy (twenty-ninth session, `--variants dark_blue`: never trained on; the
+# reader's `vision.inks` reads it blue against the photo's black): measured, never looked at
+NAVY="1980:2 1981:3"
 
 seeds_of() {  # seed:players of a set
-    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; *) echo "$HOLDOUT" ;; esac
+    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; navy) echo "$NAVY" ;; *) echo "$HOLDOUT" ;; esac
 }
 
 folders() {  # the folders of a set: OUT/SET/seedS-pP
@@ -57,8 +60,10 @@ render() {
         local have=0
         if [ -d "$dir" ]; then have=$(find "$dir" -maxdepth 1 -name 'game-*.json' | wc -l); fi
         if [ "$have" -lt "$GAMES" ]; then
+            local variants=train
+            [ "$set" != navy ] || variants=dark_blue
             nice -n 10 "$PYTHON" -m datasets.game_video "$dir" --games "$GAMES" --seed "$seed" \
-                --players "$players" --turns "$TURNS" --hands real
+                --players "$players" --turns "$TURNS" --hands real --variants $variants
         fi
     done
 }

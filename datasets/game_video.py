@@ -51,7 +51,7 @@ from datasets.camera import Camera
 from datasets.effects import color_cast, light_falloff, soft_blur
 from datasets.game_script import GameScript, ScriptEvent, simulate_game, table_bounds
 from datasets.scene import _background, _light_direction, _Painter
-from datasets.tile_face import Edition
+from datasets.tile_face import VARIANTS, Edition
 
 SETTLE_S = 1.5
 """The referee's default `--settle`: a turn is judged this long after the table became still."""
@@ -82,12 +82,14 @@ class GameLook:
         return self.table.shape[1], self.table.shape[0]
 
 
-def game_look(script: GameScript, size: tuple[int, int] = (1000, 750)) -> GameLook:
+def game_look(script: GameScript, size: tuple[int, int] = (1000, 750), variants: str = "train") -> GameLook:
     """One game's camera (from above, up to 15 degrees of tilt, seat 1 at the bottom), edition, cloth and
-    light, framing the whole table area; tiles come out about 45-60 px tall at 1000x750."""
+    light, framing the whole table area; tiles come out about 45-60 px tall at 1000x750. `variants`: the
+    editions drawn from (`datasets.tile_face.VARIANTS`; `dark_blue` measures an edition printing its blue in
+    navy, never trained on)."""
     width, height = size
     rng = np.random.default_rng([script.seed, 2])
-    edition = replace(Edition.sample(rng, "train", other=0.1), aspect=script.geometry.aspect)
+    edition = replace(Edition.sample(rng, variants, other=0.1), aspect=script.geometry.aspect)
     x0, y0, x1, y1 = table_bounds(script)
     corners = np.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], float)
     target = corners.mean(axis=0)
@@ -701,14 +703,16 @@ def render_frames(
     shakes: float = 0.3,
     hands: str = "sleeve",
     rests: float = RESTS,
+    variants: str = "train",
 ) -> tuple[Iterator[np.ndarray], GameTruth, StateImages]:
     """(frames as BGR uint8, lazily; the truth; each table state's still image). `hands`: the mix of hands
-    (`HANDS`); `rests`: with `real`, the chance a hand rests still before it leaves.
+    (`HANDS`); `rests`: with `real`, the chance a hand rests still before it leaves; `variants`: as
+    `game_look`.
 
     Raises:
         ValueError: `hands` is not one of `HANDS`.
     """
-    look = game_look(script, size)
+    look = game_look(script, size, variants)
     images = StateImages(script, look)
     frames, truth = compose_frames(script, look, images, fps, light_changes, shakes, hands, rests)
     return frames, truth, images
@@ -818,16 +822,17 @@ def render_game_video(
     truth_path: Path | None = None,
     hands: str = "sleeve",
     rests: float = RESTS,
+    variants: str = "train",
 ) -> GameTruth:
     """Write the game as an mp4 (`mp4v`) and its truth as JSON beside it (`out_path` with `.json`, or
-    `truth_path`); returns the truth. `hands`, `rests`: as `render_frames`.
+    `truth_path`); returns the truth. `hands`, `rests`, `variants`: as `render_frames`.
 
     Raises:
         OSError: the video could not be written, or does not read back with every frame.
         ValueError: `hands` is not one of `HANDS`.
     """
     out_path = Path(out_path)
-    frames, truth, _ = render_frames(script, fps, size, light_changes, shakes, hands, rests)
+    frames, truth, _ = render_frames(script, fps, size, light_changes, shakes, hands, rests, variants)
     write_video(frames, out_path, fps, size, truth.frames)
     truth.video = out_path.name
     save_truth(truth, truth_path or out_path.with_suffix(".json"))
@@ -961,6 +966,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="real (default): bare arms of every skin (some like the cloth), dark, white and "
                         "coloured sleeves, now and then a hand resting still before it leaves; sleeve: the "
                         "first renders' sleeved arms, frames byte for byte")
+    p.add_argument("--variants", choices=VARIANTS, default="train",
+                   help="editions: train (default); holdout: the reserved palette or font; dark_blue: blue "
+                        "printed in navy (measuring only)")
     p.add_argument("--quiet", action="store_true")
     return p
 
@@ -973,7 +981,8 @@ def main(argv: list[str] | None = None) -> int:
         script = simulate_game(args.seed * 1000 + i, players=args.players, turns=args.turns,
                                start_rounds=max(0, args.start_rounds))
         video = args.out / f"game-{i:03d}.mp4"
-        truth = render_game_video(script, video, fps=args.fps, size=args.size, hands=args.hands)
+        truth = render_game_video(script, video, fps=args.fps, size=args.size, hands=args.hands,
+                                  variants=args.variants)
         if args.y4m:
             write_y4m(video, video.with_suffix(".y4m"), fps=args.y4m_fps, size=args.y4m_size)
         if not args.quiet:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from assistant.table import check_table
-from assistant.tiles import Tile
+from assistant.tiles import Color, Tile
 from assistant.turn import TurnProblem, judge_turn
 from datasets.game_script import GameScript, simulate_game
 from datasets.game_video import (
@@ -222,6 +222,14 @@ def test_look_frames_tiles_at_a_readable_size() -> None:
     assert 40 <= look.tile_px <= 62
     elevation = np.degrees(np.arcsin(-look.camera.rotation[2, 2]))
     assert elevation >= 74
+
+
+def test_a_navy_edition_only_when_asked() -> None:
+    blue_inks = {game_look(simulate_game(seed, turns=0), (400, 300)).edition.ink_names[Color.BLUE]
+                 for seed in range(12)}
+    assert "navy" not in blue_inks
+    navy = game_look(simulate_game(0, turns=0), (400, 300), variants="dark_blue")
+    assert navy.edition.ink_names[Color.BLUE] == "navy"
 
 
 def test_y4m_header_and_size(tmp_path: Path, small_video: tuple[Path, dict, GameScript]) -> None:
