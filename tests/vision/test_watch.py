@@ -365,6 +365,28 @@ def test_a_bare_arm_as_light_as_the_cloth_is_seen_by_its_colour() -> None:
     assert motion.moved(arm)
 
 
+def lit_cloth(gains: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """A cloth from dark green at the left to near white at the right (a lamp's glow), under a light of
+    these per-channel gains (BGR), clipped as a camera clips."""
+    ramp = np.linspace(0.0, 1.0, W, dtype=np.float32)[None, :, None]
+    frame = (1 - ramp) * np.float32([60, 110, 40]) + ramp * np.float32([195, 232, 244])
+    return np.clip(np.repeat(frame, H, axis=0) * np.float32(gains), 0, 255).astype(np.uint8)
+
+
+def test_a_warmer_light_on_a_bright_cloth_is_no_arm_and_an_arm_under_it_is() -> None:
+    # Hands game seed 1981-p3 game 0 (navy edition): a light warming as a turn settled made the cloth's
+    # bright part differ from the still table's picture in colour, from the frame's top edge: an "arm"
+    # for 6 s, two turns missed.
+    motion = MotionWatch()
+    for _ in range(3):
+        motion.look(lit_cloth())
+    motion.settle()
+    warmer = lit_cloth((1.14, 1.17, 1.14))
+    motion.look(warmer)
+    assert not motion.look(warmer).arm
+    assert motion.look(with_arm(warmer, "top")).arm
+
+
 def test_a_missed_turn_does_not_put_later_calls_on_the_wrong_seat() -> None:
     reader = ScriptedReader()
     watcher = GameWatcher(reader, Referee(players=3), settle_s=1.5)
