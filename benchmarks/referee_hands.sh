@@ -3,7 +3,7 @@
 # --hands real`: bare arms of every skin, one like the cloth, dark, white and coloured sleeves, each seat's
 # arm over its own edge, hands resting still before they leave), on a tuning set and a hold-out set.
 #
-#   benchmarks/referee_hands.sh [tune|holdout|holdout2|navy|both] [--render-only]
+#   benchmarks/referee_hands.sh [tune|holdout|holdout2|navy|navy-holdout|lights|both] [--render-only]
 #
 # Renders each set's games where their truth files are missing (nice -n 10; 3 games of 10 seat turns per
 # seed, 1000x750, 10 fps), then measures today's watcher (`vision.evaluation.game_videos`, the reader loaded
@@ -23,9 +23,9 @@ WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|holdout2|navy|both) WHICH=$arg ;;
+        tune|holdout|holdout2|navy|navy-holdout|lights|both) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|holdout2|navy|both] [--render-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [tune|holdout|holdout2|navy|navy-holdout|lights|both] [--render-only]" >&2; exit 2 ;;
     esac
 done
 
@@ -38,11 +38,16 @@ HOLDOUT="1900:2 1901:3 1902:2 1903:3"
 # twenty-third session) that it no longer tells a change apart; these seeds are measured, never looked at
 HOLDOUT2="1960:2 1961:3 1962:2 1963:3"
 # an edition printing its blue in navy (twenty-ninth session, `--variants dark_blue`: never trained on; the
-# reader's `vision.inks` reads it blue against the photo's black): measured, never looked at
+# reader's `vision.inks` reads it blue against the photo's black): `navy` was looked at (a light that warmed
+# the cloth unevenly, vision.motion), `navy-holdout` is measured, never looked at
 NAVY="1980:2 1981:3"
+NAVY_HOLDOUT="1990:2 1991:3"
+# the light changing as the table settles after every hand (`--light-changes 1`, against 0.2 in the others;
+# twenty-ninth session): measured, never looked at
+LIGHTS="1970:2 1971:3"
 
 seeds_of() {  # seed:players of a set
-    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; navy) echo "$NAVY" ;; *) echo "$HOLDOUT" ;; esac
+    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; navy) echo "$NAVY" ;; navy-holdout) echo "$NAVY_HOLDOUT" ;; lights) echo "$LIGHTS" ;; *) echo "$HOLDOUT" ;; esac
 }
 
 folders() {  # the folders of a set: OUT/SET/seedS-pP
@@ -60,10 +65,11 @@ render() {
         local have=0
         if [ -d "$dir" ]; then have=$(find "$dir" -maxdepth 1 -name 'game-*.json' | wc -l); fi
         if [ "$have" -lt "$GAMES" ]; then
-            local variants=train
-            [ "$set" != navy ] || variants=dark_blue
+            local variants=train lights=0.2
+            [ "${set#navy}" = "$set" ] || variants=dark_blue
+            [ "$set" != lights ] || lights=1
             nice -n 10 "$PYTHON" -m datasets.game_video "$dir" --games "$GAMES" --seed "$seed" \
-                --players "$players" --turns "$TURNS" --hands real --variants $variants
+                --players "$players" --turns "$TURNS" --hands real --variants $variants --light-changes $lights
         fi
     done
 }

@@ -937,6 +937,16 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -966,6 +976,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="real (default): bare arms of every skin (some like the cloth), dark, white and "
                         "coloured sleeves, now and then a hand resting still before it leaves; sleeve: the "
                         "first renders' sleeved arms, frames byte for byte")
+    p.add_argument("--light-changes", type=_share, default=0.2,
+                   help="the chance the light changes as the table settles after each hand (default 0.2)")
     p.add_argument("--variants", choices=VARIANTS, default="train",
                    help="editions: train (default); holdout: the reserved palette or font; dark_blue: blue "
                         "printed in navy (measuring only)")
@@ -982,7 +994,7 @@ def main(argv: list[str] | None = None) -> int:
                                start_rounds=max(0, args.start_rounds))
         video = args.out / f"game-{i:03d}.mp4"
         truth = render_game_video(script, video, fps=args.fps, size=args.size, hands=args.hands,
-                                  variants=args.variants)
+                                  variants=args.variants, light_changes=args.light_changes)
         if args.y4m:
             write_y4m(video, video.with_suffix(".y4m"), fps=args.y4m_fps, size=args.y4m_size)
         if not args.quiet:

@@ -232,6 +232,12 @@ def test_a_navy_edition_only_when_asked() -> None:
     assert navy.edition.ink_names[Color.BLUE] == "navy"
 
 
+def test_the_chance_of_a_light_change_is_a_share(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "out"), "--light-changes", "1.5"])
+    assert "expected a number from 0 to 1, got '1.5'" in capsys.readouterr().err
+
+
 def test_y4m_header_and_size(tmp_path: Path, small_video: tuple[Path, dict, GameScript]) -> None:
     frames = [np.full((120, 160, 3), v, np.uint8) for v in (0, 80, 160, 240)]
     out = tmp_path / "fake.y4m"
