@@ -21,9 +21,9 @@ from vision.detections import (
     box_iou,
     inside_quads,
     rack_shares,
-    share_inside,
 )
 from vision.onnx_models import ModelLoadError, model_path, onnx_session
+from vision.rack_check import RackCheck, load_rack_check
 from vision.racks import RACK_MEMBER_OVERLAP
 
 DETECTOR_MODEL = "tile_detector.onnx"
@@ -53,14 +53,6 @@ ROW_GAP_MOST = 0.6
 """A row neighbour lies at most this share of the tile's width away (tiles of one set lie close) ..."""
 ROW_LINE_WITHIN = 0.3
 """... its centre at most this share of the tile's height off the tile's line, its height within 25 %."""
-BARE_CLUSTER_MOST_TILES = 8
-BARE_CLUSTER_BODY_BELOW = 0.2
-BARE_CLUSTER_TILE_SHARE = 0.7
-"""A "rack" box holding at most `BARE_CLUSTER_MOST_TILES` tiles that fill more than `BARE_CLUSTER_TILE_SHARE`
-of it, with less than `BARE_CLUSTER_BODY_BELOW` of a tile's height of box below them (no rack body
-showing), is a cluster of tiles lying on the table: the detector called 25 such clusters racks on
-../shared/real-dev (no racks there); the rule drops 17 of them and none of the 86 true racks it found on
-tuning renders (seed 8100)."""
 RACK_LOOK_MARGIN = 0.1
 """Each found rack gets a second look of its own (`TileDetector.rack_look`): its box, widened by this share of
 its size on every side, cut out and given to the detector whole, so that the rack's tiles fill more of the
@@ -452,25 +444,6 @@ def sharper_boxes(found: Detections, boxes: np.ndarray, scores: np.ndarray) -> D
     return found.with_tiles(xyxy[best_first], confidence[best_first])
 
 
-def bare_tile_clusters(rack_xyxy: np.ndarray, tile_xyxy: np.ndarray) -> np.ndarray:
-    """(racks,) whether each rack box is only a few tiles lying together (see `BARE_CLUSTER_MOST_TILES`)."""
-    racks = np.asarray(rack_xyxy, np.float64).reshape(-1, 4)
-    tiles = np.asarray(tile_xyxy, np.float64).reshape(-1, 4)
-    bare = np.zeros(len(racks), dtype=bool)
-    members = share_inside(tiles, racks) >= RACK_MEMBER_OVERLAP
-    for k, rack in enumerate(racks):
-        inside = tiles[members[:, k]]
-        if not 0 < len(inside) <= BARE_CLUSTER_MOST_TILES:
-            continue
-        tile_height = float(np.median(inside[:, 3] - inside[:, 1]))
-        below = (rack[3] - inside[:, 3].max()) / max(tile_height, 1e-9)
-        share = float((inside[:, 2:] - inside[:, :2]).prod(axis=1).sum()) / max(
-            float((rack[2:] - rack[:2]).prod()), 1e-9
-        )
-        bare[k] = below < BARE_CLUSTER_BODY_BELOW and share > BARE_CLUSTER_TILE_SHARE
-    return bare
-
-
 class TileDetector:
     """The one-class ONNX tile detector. Load once, call `detect` per frame."""
 
@@ -482,9 +455,12 @@ class TileDetector:
         threads: int = DEFAULT_THREADS,
         max_coverage: float = DEFAULT_MAX_COVERAGE,
         extra_looks: bool = True,
+        rack_check: RackCheck | None | str = "shipped",
     ) -> None:
         """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look`,
-        `sloped_rack_look`, `faint_look` and `small_tiles_look` off)."""
+        `sloped_rack_look`, `faint_look` and `small_tiles_look` off). `rack_check`: the network that tells a
+        rack box from tiles lying on the table (`vision.rack_check`): "shipped" (the shipped file where there
+        is one), a `RackCheck`, or None (every rack box the detector scores high enough is a rack)."""
         self.path = Path(path) if path is not None else model_path(DETECTOR_MODEL)
         if not self.path.is_file():
             raise ModelLoadError(f"detector model not found: {self.path}")
@@ -507,6 +483,7 @@ class TileDetector:
         self.tile_class = self.class_names.index("tile")
         self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
         self.rack_confidence = _rack_confidence(self.session, self.path)
+        self.rack_check = load_rack_check() if isinstance(rack_check, str) else rack_check
         self.rack_tile_confidence = DEFAULT_RACK_TILE_CONFIDENCE
         self.row_tile_confidence = ROW_TILE_CONFIDENCE
         self.confidence = confidence
@@ -753,7 +730,7 @@ class TileDetector:
         left out ((k, 5): x1, y1, x2, y2, score from `FAINT_TILE_FROM`, best first)."""
         tensor, geometry = self.preprocess(image)
         (raw,) = self.session.run(None, {self.input_name: tensor})
-        return self._postprocess(raw, geometry, image.shape[:2], confidence)
+        return self._postprocess(raw, geometry, image.shape[:2], confidence, image)
 
     def postprocess(
         self,
@@ -761,8 +738,11 @@ class TileDetector:
         geometry: Letterbox,
         frame_hw: tuple[int, int],
         confidence: float | None = None,
+        image: np.ndarray | None = None,
     ) -> Detections:
-        return self._postprocess(raw, geometry, frame_hw, confidence)[0]
+        """The detections in a forward pass's output `raw`; with the `image` looked at, its rack boxes are
+        checked by the rack check."""
+        return self._postprocess(raw, geometry, frame_hw, confidence, image)[0]
 
     def _postprocess(
         self,
@@ -770,6 +750,7 @@ class TileDetector:
         geometry: Letterbox,
         frame_hw: tuple[int, int],
         confidence: float | None = None,
+        image: np.ndarray | None = None,
     ) -> tuple[Detections, np.ndarray, np.ndarray]:
         threshold = self.confidence if confidence is None else confidence
         rows = raw[0].T  # (N, 4 + classes)
@@ -780,15 +761,15 @@ class TileDetector:
                 rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
             )
             racks = join_rack_parts(rack_boxes, rack_scores, keep_above=self.rack_confidence)
+            if self.rack_check is not None and image is not None and len(racks[0]):
+                is_rack = self.rack_check.racks(image, racks[0])
+                racks = (racks[0][is_rack], racks[1][is_rack])
         found_racks = racks is not None and len(racks[0]) > 0
         lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold
         lowest = min(lowest, self.row_tile_confidence, FAINT_TILE_FROM)
         boxes, scores, held = self._boxes_of(
             rows, self.tile_class, lowest, geometry, frame_hw, self.max_coverage
         )
-        if racks is not None and found_racks:
-            table_like = bare_tile_clusters(racks[0], boxes[(scores >= threshold) & ~held])
-            racks = (racks[0][~table_like], racks[1][~table_like])
         # NMS is greedy by score, so the boxes above `threshold` are those a search from `threshold` keeps.
         kept = (scores >= threshold) | on_rack_boxes(boxes, racks[0] if racks is not None else None)
         kept |= (scores >= self.row_tile_confidence) & between_found_tiles(boxes, kept & ~held)

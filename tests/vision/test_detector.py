@@ -17,7 +17,6 @@ from vision.detector import (
     STILL_SMALL_TILES_BELOW,
     VIDEO_INPUT_SIZE,
     TileDetector,
-    bare_tile_clusters,
     between_found_tiles,
     covered_by_others,
     join_rack_parts,
@@ -208,31 +207,6 @@ def test_a_low_scored_tile_counts_on_a_found_rack_and_nowhere_else(detector: Til
     no_rack = rows.copy()
     no_rack[0, 5, 0] = 0.0
     assert len(detector.postprocess(no_rack, geometry, (320, 320))) == 1
-
-
-def test_a_rack_box_that_is_only_a_few_tiles_lying_together_is_not_a_rack() -> None:
-    row = np.array([[100 + 50 * k, 100, 145 + 50 * k, 160] for k in range(4)], float)  # 4 tiles, 45x60
-    tight = np.array([[95, 95, 300, 165]], float)  # the box hugs them: no rack body
-    with_body = np.array([[95, 95, 300, 200]], float)  # 40 px (2/3 of a tile) of stand below them
-    assert bare_tile_clusters(tight, row).tolist() == [True]
-    assert bare_tile_clusters(with_body, row).tolist() == [False]
-    full = np.array([[100 + 50 * k, 100, 145 + 50 * k, 160] for k in range(12)], float)
-    long_rack = np.array([[95, 95, 700, 165]], float)  # a full rack seen straight on fills its box
-    assert bare_tile_clusters(long_rack, full).tolist() == [False]
-    assert bare_tile_clusters(tight, np.zeros((0, 4))).tolist() == [False]
-
-
-def test_the_detector_drops_a_rack_that_is_a_cluster_of_table_tiles(detector: TileDetector) -> None:
-    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), 320)[1]  # input pixels = frame pixels
-    rows = np.zeros((1, 6, 4), np.float32)
-    rows[0, :, 0] = [100, 100, 100, 50, 0.0, 0.6]  # a "rack" just around the three tiles
-    rows[0, :, 1] = [70, 100, 30, 45, 0.9, 0.0]
-    rows[0, :, 2] = [102, 100, 30, 45, 0.9, 0.0]
-    rows[0, :, 3] = [134, 100, 30, 45, 0.9, 0.0]
-    found = detector.postprocess(rows, geometry, (320, 320))
-    assert len(found) == 3 and len(found.rack_xyxy) == 0
-    rows[0, 3, 0] = 90  # the box now reaches well below the tiles: a rack's stand
-    assert len(detector.postprocess(rows, geometry, (320, 320)).rack_xyxy) == 1
 
 
 def test_a_box_counts_as_in_a_row_only_between_two_found_tiles_on_its_line() -> None:

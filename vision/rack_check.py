@@ -1,0 +1,87 @@
+"""Is this rack box a rack? A small network looks at the detector's rack box with a margin of its
+surroundings and says whether tiles stand on a rack there or lie on the table (issue 37: "a run on the table
+is never a rack"; the detector called runs of 3-5 tiles lying in a row and close-ups of packed tiles racks,
+and no rule on the rack box's shape told them from true racks, lab notes twenty-ninth session).
+
+Trained by `vision.training.rack_check` on the renderer's racks and table tiles and on real photos' tables;
+its recipe and figures are in models/README.md ("Rack check").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.onnx_models import ModelLoadError, model_path, onnx_session
+
+RACK_CHECK_MODEL = "rack_check.onnx"
+RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH = 48, 128
+"""The crop the network sees: a rack box (its long side across) with its margin, resized to this."""
+RACK_CHECK_MARGIN = 0.15
+"""Margin around the box on each side, as a share of the box's short side: the rack's bar and feet and the
+table around the tiles are what tell a rack from a row."""
+DEFAULT_RACK_CHECK = 0.5
+"""A box whose rack score is under this is no rack (the model file may say its own: `rack_check` in its
+metadata)."""
+
+
+def rack_crop(image: np.ndarray, box: np.ndarray | tuple[float, ...]) -> np.ndarray:
+    """(H, W, 3) uint8: the box (pixels, x1 y1 x2 y2) and its margin, turned so its long side runs across
+    (a quarter turn clockwise for a tall box), resized to `RACK_CHECK_HEIGHT` x `RACK_CHECK_WIDTH`. Parts
+    outside the frame are grey."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    margin = RACK_CHECK_MARGIN * max(min(x2 - x1, y2 - y1), 1.0)
+    x1, y1, x2, y2 = x1 - margin, y1 - margin, x2 + margin, y2 + margin
+    tall = (y2 - y1) > (x2 - x1)
+    out_w, out_h = (RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH) if tall else (RACK_CHECK_WIDTH, RACK_CHECK_HEIGHT)
+    scale_x, scale_y = out_w / max(x2 - x1, 1e-6), out_h / max(y2 - y1, 1e-6)
+    to_crop = np.array([[scale_x, 0.0, -x1 * scale_x], [0.0, scale_y, -y1 * scale_y]], np.float64)
+    area = cv2.INTER_AREA if min(scale_x, scale_y) < 1 else cv2.INTER_LINEAR
+    crop = cv2.warpAffine(np.ascontiguousarray(image[:, :, :3]), to_crop, (out_w, out_h), flags=area,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128))
+    return cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE) if tall else crop
+
+
+def crops_to_input(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """(n, 3, H, W) float32 in 0-1, RGB, from BGR crops."""
+    batch = np.asarray(crops, np.uint8).reshape(-1, RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH, 3)
+    return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+class RackCheck:
+    """The shipped rack check; `scores` gives each rack box's chance of being a rack."""
+
+    def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
+        self.path = Path(path) if path is not None else model_path(RACK_CHECK_MODEL)
+        if not self.path.is_file():
+            raise ModelLoadError(f"rack check model not found: {self.path}")
+        self.session = onnx_session(self.path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        try:
+            self.threshold = float(meta.get("rack_check", DEFAULT_RACK_CHECK))
+        except ValueError as exc:
+            raise ModelLoadError(f"{self.path}: metadata rack_check is no number: {exc}") from exc
+
+    def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m,) float: the chance that each box (pixels, x1 y1 x2 y2) in `image` (BGR) is a rack."""
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        if not len(boxes):
+            return np.zeros(0, np.float32)
+        batch = crops_to_input([rack_crop(image, box) for box in boxes])
+        (logits,) = self.session.run(None, {self.input_name: batch})
+        return (1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64).reshape(-1)))).astype(np.float32)
+
+    def racks(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m,) bool: which boxes are racks."""
+        return self.scores(image, boxes) >= self.threshold
+
+
+def load_rack_check(threads: int = 1) -> RackCheck | None:
+    """The shipped rack check, or None where no model file is shipped."""
+    try:
+        return RackCheck(threads=threads)
+    except ModelLoadError:
+        return None
