@@ -11,7 +11,7 @@ import copy
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -455,7 +455,7 @@ class TileDetector:
         threads: int = DEFAULT_THREADS,
         max_coverage: float = DEFAULT_MAX_COVERAGE,
         extra_looks: bool = True,
-        rack_check: RackCheck | None | str = "shipped",
+        rack_check: RackCheck | None | Literal["shipped"] = "shipped",
     ) -> None:
         """`extra_looks` False: one forward pass per frame, no look after the first (`rack_look`,
         `sloped_rack_look`, `faint_look` and `small_tiles_look` off). `rack_check`: the network that tells a
@@ -483,7 +483,7 @@ class TileDetector:
         self.tile_class = self.class_names.index("tile")
         self.rack_class = self.class_names.index("rack") if "rack" in self.class_names else None
         self.rack_confidence = _rack_confidence(self.session, self.path)
-        self.rack_check = load_rack_check() if isinstance(rack_check, str) else rack_check
+        self.rack_check = load_rack_check() if rack_check == "shipped" else rack_check
         self.rack_tile_confidence = DEFAULT_RACK_TILE_CONFIDENCE
         self.row_tile_confidence = ROW_TILE_CONFIDENCE
         self.confidence = confidence

@@ -9,6 +9,7 @@ its recipe and figures are in models/README.md ("Rack check").
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -79,8 +80,10 @@ class RackCheck:
         return self.scores(image, boxes) >= self.threshold
 
 
+@cache
 def load_rack_check(threads: int = 1) -> RackCheck | None:
-    """The shipped rack check, or None where no model file is shipped."""
+    """The shipped rack check, loaded once per process (every detector shares it), or None where no model
+    file is shipped."""
     try:
         return RackCheck(threads=threads)
     except ModelLoadError:

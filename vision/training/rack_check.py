@@ -32,8 +32,9 @@ import cv2
 import numpy as np
 
 from vision.detections import box_iou, share_inside
-from vision.evaluation.crops import polygon_label_boxes
+from vision.evaluation.reading import image_files, labelled_photos
 from vision.rack_check import RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH, crops_to_input, rack_crop
+from vision.training.detector import real_images
 
 MINED_RACK_SCORE = 0.1
 RACK_IOU, NO_RACK_SHARE = 0.4, 0.2
@@ -44,8 +45,12 @@ EDGE_JITTER = 0.06
 GROUPS_PER_IMAGE = 12
 
 
-def _image_files(folder: Path) -> list[Path]:
-    return sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+def _real_photos(spec: str) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """(source name, frame, labelled tile boxes) of each photo a `DIR[@PREFIX,PREFIX]` spec names."""
+    photos, _, _ = real_images(spec)
+    folder = photos[0].parent.parent
+    for photo, frame, tiles, _ in labelled_photos(photos, folder / "labels", folder / "data.yaml"):
+        yield f"{folder.name}/{photo.stem}", frame, np.asarray(tiles, np.float64).reshape(-1, 4)
 
 
 def _jittered(box: np.ndarray, rng: np.random.Generator, copies: int) -> list[np.ndarray]:
@@ -133,7 +138,7 @@ def collect(args: argparse.Namespace) -> int:
     out = _Crops()
     started = time.monotonic()
     for folder in map(Path, args.scenes):
-        for image_file in _image_files(folder):
+        for image_file in image_files(folder / "images"):
             scene = json.loads((folder / "scenes" / f"{image_file.stem}.json").read_text())
             image = cv2.imread(str(image_file))
             labelled = zip(scene.get("rack_boxes", []), scene.get("rack_labelled", []), strict=True)
@@ -153,39 +158,22 @@ def collect(args: argparse.Namespace) -> int:
                     out.add(image, box, 0, False, "rows", source)
         print(f"{folder}: {len(out.labels)} crops, {time.monotonic() - started:.0f} s", flush=True)
     for spec in args.table_photos:
-        folder = Path(spec)
-        for image_file in _image_files(folder):
-            image = cv2.imread(str(image_file))
-            height, width = image.shape[:2]
-            label_text = (folder / "labels" / f"{image_file.stem}.txt").read_text()
-            _, tiles = polygon_label_boxes(label_text, width, height)
-            source = f"{folder.name}/{image_file.stem}"
+        for source, image, tiles in _real_photos(spec):
             for box in _mined(detectors, image):
                 out.add(image, box, 0, True, "mined", source)
-            for box in _table_groups(np.asarray(tiles, np.float64), rng, args.groups * 3):
+            for box in _table_groups(tiles, rng, args.groups * 3):
                 out.add(image, box, 0, True, "rows", source)
-        print(f"{folder}: {len(out.labels)} crops", flush=True)
+        print(f"{spec}: {len(out.labels)} crops", flush=True)
     for spec in args.rack_photos:
-        folder_text, _, names = spec.partition("@")
-        folder = Path(folder_text)
-        wanted = names.split(",") if names else None
-        for image_file in _image_files(folder):
-            if wanted is not None and not any(image_file.name.startswith(f"{n}_") for n in wanted):
-                continue
-            image = cv2.imread(str(image_file))
-            height, width = image.shape[:2]
-            _, tiles = polygon_label_boxes((folder / "labels" / f"{image_file.stem}.txt").read_text(), width,
-                                           height)
-            tiles = np.asarray(tiles, np.float64)
+        for source, image, tiles in _real_photos(spec):
             tile_h = float(np.median(tiles[:, 3] - tiles[:, 1]))
             rack = np.concatenate([tiles[:, :2].min(axis=0), tiles[:, 2:].max(axis=0)])
             rack += np.array([-0.5, -0.2, 0.5, 0.35]) * tile_h  # the rack's ends and bar around its tiles
-            source = f"{folder.name}/{image_file.stem}"
             for box, label in _label_mined(_mined(detectors, image), rack[None]):
                 out.add(image, box, label, True, "mined", source)
             for box in _jittered(rack, rng, args.groups * 2):
                 out.add(image, box, 1, True, "rack", source)
-        print(f"{folder}: {len(out.labels)} crops", flush=True)
+        print(f"{spec}: {len(out.labels)} crops", flush=True)
     out.save(Path(args.out))
     labels = np.asarray(out.labels)
     print(f"{args.out}: {len(labels)} crops, {int(labels.sum())} racks, {int((labels == 0).sum())} no racks")
