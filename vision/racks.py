@@ -616,15 +616,65 @@ def _shared_slope(
 def _split_tiers(points: np.ndarray, along: np.ndarray, up: np.ndarray, height: float) -> list[np.ndarray]:
     """The rack's tiles (rows of `points`) as one or two tiers, the upper first: split at the widest gap
     across `along`, the line then turned to the slope the two tiers share, and split again there; two
-    tiers where that gap is more than `TIER_GAP` tile heights."""
+    tiers where that gap is more than `TIER_GAP` tile heights. Where the tiles lie in more than two rows
+    across that slope (`_tier_rows`: a tile of the table or of another rack inside the rack's box), the
+    tiers are fitted on the two rows `_tier_rows` picks and each other tile joins the tier lying nearer."""
     if len(points) < 2:
         return [np.arange(len(points))]
+    upper, lower, gap, normal = _tier_gap(points, along, up)
+    if gap <= TIER_GAP * height:  # a rack has two tiers at most
+        return [np.concatenate([upper, lower])]
+    tiers, others = _tier_rows(points, along, normal, upper, lower, TIER_GAP * height)
+    if not len(others):
+        return _nearer_line(points, along, normal, upper, lower)
+    rows = np.sort(np.concatenate(tiers))
+    fitted = _nearer_line(points[rows], along, normal, *(np.searchsorted(rows, tier) for tier in tiers))
+    found = [list(rows[tier]) for tier in fitted]
+    across = points @ normal
+    means = [float(across[tier].mean()) for tier in found]
+    for k in others:
+        found[int(np.argmin([abs(float(across[k]) - mean) for mean in means]))].append(int(k))
+    return [np.array(tier, int) for tier in found]
+
+
+def _tier_gap(
+    points: np.ndarray, along: np.ndarray, up: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """`_widest_split` across `along`, then again across the slope the two sides share."""
     upper, lower, gap, normal = _widest_split(points, along, up)
     if min(len(upper), len(lower)) >= 2:
         upper, lower, gap, _ = _widest_split(points, _shared_slope(points, along, normal, [upper, lower]), up)
-    if gap > TIER_GAP * height:  # a rack has two tiers at most
-        return _nearer_line(points, along, normal, upper, lower)
-    return [np.concatenate([upper, lower])]
+    return upper, lower, gap, normal
+
+
+def _tier_rows(
+    points: np.ndarray,
+    along: np.ndarray,
+    normal: np.ndarray,
+    upper: np.ndarray,
+    lower: np.ndarray,
+    gap: float,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """The tiles in rows across the slope the two sides (`upper`, `lower`) share, cut at every gap wider
+    than `gap`: where there are more than two rows, the two adjacent rows holding most tiles (the rack's
+    tiers, upper first) and the tiles of the other rows; else `upper`, `lower` and none. Tuning renders
+    (seed 8800, 160 rack scenes; the widest gap alone fell between a tier and one tile of the table):
+    racks in their owner's order 77.68 -> 82.14 % (models-v31 epochs 0-4: 78.99 -> 82.35 %); with the
+    rack's line chosen as `_rack_reading_order` does, 83.04 % (85.71 %); hold-out renders (seed 9700, never
+    looked at) 72.22 -> 77.78 % (73.21 -> 71.43 %), pairs of rack tiles in order 94.15 -> 95.86 % (93.67 ->
+    94.99 %). Which tiles stand on the rack is not changed."""
+    if min(len(upper), len(lower)) >= 2:
+        along = _shared_slope(points, along, normal, [upper, lower])
+        turned = np.array([-along[1], along[0]])
+        normal = turned if turned @ normal >= 0 else -turned
+    across = points @ normal
+    order = np.argsort(-across, kind="stable")
+    rows = np.split(order, np.flatnonzero(across[order[:-1]] - across[order[1:]] > gap) + 1)
+    if len(rows) <= 2:
+        return [upper, lower], np.array([], int)
+    best = max(range(len(rows) - 1), key=lambda i: len(rows[i]) + len(rows[i + 1]))
+    others = np.concatenate([row for i, row in enumerate(rows) if i not in (best, best + 1)])
+    return [rows[best], rows[best + 1]], others
 
 
 TIER_REFITS = 3
@@ -684,6 +734,10 @@ def _rack_reading_order(
         if (axis @ right >= np.cos(np.deg2rad(RACK_AXIS_TURN))
                 and variances[1] >= RACK_AXIS_ELONGATION * variances[0]):
             along = axis
+            # Tiers lying apart lengthwise (one longer, or cut by the frame) tilt the axis; across the
+            # tiles' right they then part wider (tuning renders: 5 racks more in order, `_tier_rows`).
+            if _tier_gap(points, right, up)[2] > _tier_gap(points, axis, up)[2]:
+                along = right
     height = float(np.median((xyxy[members, 2:] - xyxy[members, :2]).max(axis=1)))
     tiers = _split_tiers(points, along, up, height)
     return [int(members[i]) for tier in tiers for i in sorted(tier, key=lambda k: float(points[k] @ along))]

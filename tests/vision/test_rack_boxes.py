@@ -160,3 +160,27 @@ def test_a_tile_cut_into_the_wrong_tier_goes_to_the_tier_whose_line_passes_neare
     upper, lower = np.arange(9), np.concatenate([[9], np.arange(10, 20)])
     tiers = _nearer_line(points, np.array([1.0, 0.0]), np.array([0.0, -1.0]), upper, lower)  # up: -y
     assert [sorted(t.tolist()) for t in tiers] == [list(range(10)), list(range(10, 20))]
+
+
+def test_a_table_tile_inside_a_rack_box_does_not_merge_its_tiers() -> None:
+    # Seen from above the tiers lie a tile height apart; a tile of the table lies in the rack's box 70 px
+    # below the lower tier: the widest gap across is that one, and cut there the tiers were read as one
+    # (a tuning render, seed 8800: 15 over 15 tiles read interleaved).
+    xyxy, reading = _standing_tiers([8, 7], climb=0.0, step_up=56.0, seed=7)
+    table_tile = np.array([[190, 370, 230, 424]], np.float32)
+    boxes = np.concatenate([xyxy, table_tile])
+    groups = tiles_on_rack_boxes(boxes, np.zeros(len(boxes)), _rack_around(boxes), orientation_known=True)
+    assert len(groups) == 1
+    assert [i for i in groups[0] if i != len(xyxy)] == reading
+    assert len(xyxy) in groups[0]  # which tiles stand on the rack is the box's to say, as before
+
+
+def test_tiers_lying_apart_lengthwise_are_split_across_the_tiles_right() -> None:
+    # A rack cut by the frame's edge: the upper tier shows its right part only, the lower its left part.
+    # The tiles' main axis then slopes from the lower left to the upper right, and across it the tiers
+    # part by less than across the tiles' right.
+    upper = [[100 + 42 * k, 240, 140 + 42 * k, 294] for k in range(4, 8)]
+    lower = [[100 + 42 * k, 276, 140 + 42 * k, 330] for k in range(4)]
+    xyxy = np.array(upper + lower, np.float32)
+    groups = tiles_on_rack_boxes(xyxy, np.zeros(len(xyxy)), _rack_around(xyxy), orientation_known=True)
+    assert groups == [list(range(8))]
