@@ -627,14 +627,14 @@ def _split_tiers(points: np.ndarray, along: np.ndarray, up: np.ndarray, height: 
     tiers, others = _tier_rows(points, along, normal, upper, lower, TIER_GAP * height)
     if not len(others):
         return _nearer_line(points, along, normal, upper, lower)
-    rows = np.sort(np.concatenate(tiers))
-    fitted = _nearer_line(points[rows], along, normal, *(np.searchsorted(rows, tier) for tier in tiers))
-    found = [list(rows[tier]) for tier in fitted]
+    rows = np.concatenate(tiers)
+    split = len(tiers[0])
+    fitted = [rows[tier] for tier in _nearer_line(
+        points[rows], along, normal, np.arange(split), np.arange(split, len(rows)))]
     across = points @ normal
-    means = [float(across[tier].mean()) for tier in found]
-    for k in others:
-        found[int(np.argmin([abs(float(across[k]) - mean) for mean in means]))].append(int(k))
-    return [np.array(tier, int) for tier in found]
+    means = np.array([across[tier].mean() for tier in fitted])
+    nearer = np.abs(across[others, None] - means[None, :]).argmin(axis=1)
+    return [np.concatenate([tier, others[nearer == k]]) for k, tier in enumerate(fitted)]
 
 
 def _tier_gap(

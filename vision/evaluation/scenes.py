@@ -137,14 +137,19 @@ def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, A
     score_rack_order(scores, scene, layout, matched)
 
 
-def score_rack_order(scores: KindScores, scene: dict[str, Any], layout: Any, matched: dict[int, int]) -> None:
-    """How each rack the layout reports orders the rack tiles it holds, against the owner's order (the
-    scene's `rack_rows`: upper tier, then lower, each left to right): racks of at least two such tiles in
-    that order, and pairs of them in order."""
+def owner_places(scene: dict[str, Any], layout: Any, matched: dict[int, int]) -> list[list[int]]:
+    """For each rack the layout reports, the places of the true rack tiles it holds in their owner's order
+    on their own rack (the scene's `rack_rows`: upper tier, then lower, each left to right), as read."""
     place = {index: k for rows in scene.get("rack_rows", []) for k, index in
              enumerate(i for row in rows for i in row)}
-    for rack in layout.racks:
-        places = [place[matched[t.index]] for t in rack if t.index in matched and matched[t.index] in place]
+    return [[place[matched[t.index]] for t in rack if t.index in matched and matched[t.index] in place]
+            for rack in layout.racks]
+
+
+def score_rack_order(scores: KindScores, scene: dict[str, Any], layout: Any, matched: dict[int, int]) -> None:
+    """How each rack the layout reports orders the rack tiles it holds, against the owner's order
+    (`owner_places`): racks of at least two such tiles in that order, and pairs of them in order."""
+    for places in owner_places(scene, layout, matched):
         if len(places) < 2:
             continue
         scores.racks_read += 1

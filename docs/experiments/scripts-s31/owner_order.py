@@ -11,7 +11,7 @@ from pathlib import Path
 from assistant.rules import STANDARD
 from vision.confidence import NO_TILE_BELOW
 from vision.detector import TileDetector
-from vision.evaluation.scenes import match_scene, rendered_scenes
+from vision.evaluation.scenes import match_scene, owner_places, rendered_scenes
 from vision.read import read_document
 from vision.reader import TileReader, load_classifier
 
@@ -22,14 +22,12 @@ readers = {
 rows = []
 for image_path, scene, frame in rendered_scenes(folder):
     true_racks = scene.get("rack_rows", [])
-    place = {i: k for rack in true_racks for k, i in enumerate(i for row in rack for i in row)}
     line = {"scene": image_path.stem, "racks_true": [sum(map(len, rack)) for rack in true_racks]}
     for name, reader in readers.items():
         detections = reader.read(frame)
         document, layout = read_document(str(image_path), frame, detections, STANDARD, None, NO_TILE_BELOW)
         matched, _ = match_scene(scene["tiles"], document["tiles"])
-        line[name] = [[place[matched[t.index]] for t in rack if matched.get(t.index) in place]
-                      for rack in layout.racks]
+        line[name] = owner_places(scene, layout, matched)
     rows.append(line)
     print(json.dumps(line), flush=True)
 out.write_text("\n".join(json.dumps(r) for r in rows))

@@ -13,7 +13,7 @@ import cv2
 
 from assistant.rules import STANDARD
 from vision.confidence import NO_TILE_BELOW
-from vision.evaluation.scenes import KindScores, match_scene, score_scene
+from vision.evaluation.scenes import KindScores, match_scene, owner_places, score_scene
 from vision.read import read_document
 
 args = sys.argv[1:]
@@ -26,10 +26,7 @@ for name in [a for a in args if a != "--out-of-order"]:
         score_scene(per.setdefault(folder, KindScores()), scene, document, layout)
         if list_out_of_order:
             matched, _ = match_scene(scene["tiles"], document["tiles"])
-            true_racks = scene.get("rack_rows", [])
-            place = {i: k for rack in true_racks for k, i in enumerate(i for row in rack for i in row)}
-            for rack in layout.racks:
-                places = [place[matched[t.index]] for t in rack if matched.get(t.index) in place]
+            for places in owner_places(scene, layout, matched):
                 if len(places) >= 2 and places != sorted(places):
                     print("  out of order:", folder, Path(image_path).stem, places)
     everything = KindScores()
