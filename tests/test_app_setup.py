@@ -46,10 +46,10 @@ def test_the_profile_is_kept_in_the_database_for_a_new_session(tmp_path: Path, m
     import numpy as np
 
     from assistant.storage import Storage
-    from vision.calibration import model_versions
     from vision.photos import load_tile_reader
     from vision.profile import Profile
     from vision.profile_store import store_game_profile
+    from vision.profiled import model_versions
 
     db, storage, game = _game_with_one_round(tmp_path, monkeypatch)
     profile = Profile(models=model_versions(load_tile_reader()), empty_photos=1,
@@ -112,10 +112,10 @@ def test_two_games_read_at_once_each_with_its_own_profile(tmp_path: Path, monkey
     import numpy as np
 
     from assistant.storage import Storage
-    from vision.calibration import model_versions
     from vision.photos import load_tile_reader
     from vision.profile import Profile
     from vision.profile_store import store_game_profile
+    from vision.profiled import model_versions
 
     db = tmp_path / "games.db"
     monkeypatch.setenv("RUMMI_DB", str(db))

@@ -71,7 +71,7 @@ def _profile_key(profile: Profile) -> str:
 
 
 def shipped_model_versions() -> dict[str, str]:
-    from vision.calibration import model_versions
+    from vision.profiled import model_versions
 
     return model_versions(shared_models())
 

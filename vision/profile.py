@@ -168,7 +168,7 @@ class Profile:
     Attributes:
         models: the model files the profile was made with.
         empty_photos, tile_photos, tiles_learned: what it was made from.
-        false_descriptors: (m, d) descriptors (`vision.calibration.describe_crops`) of what the reader finds
+        false_descriptors: (m, d) descriptors (`vision.profiled.describe_crops`) of what the reader finds
             on the bare table: a later detection this close to one of them is dropped.
         false_radius: the distance under which a detection counts as one of them.
         keep_above: a detection whose best reading scores at least this is kept even when it is close.
@@ -247,7 +247,7 @@ class Profile:
             raise _damaged("map_inks", "true or false", map_inks)
         false_descriptors = _array_from_json(_required(data, "false_descriptors"), "false_descriptors")
         tile_descriptors = _array_from_json(_required(data, "tile_descriptors"), "tile_descriptors")
-        # Both are compared with the same crops' descriptors (`vision.calibration.nearest_distance`).
+        # Both are compared with the same crops' descriptors (`vision.profiled.nearest_distance`).
         if len(false_descriptors) and len(tile_descriptors) and (
             false_descriptors.shape[1] != tile_descriptors.shape[1]
         ):

@@ -171,7 +171,7 @@ class TileReader:
             ProfileError: the profile was made with other model files.
         """
         if profile is not None:
-            from vision.calibration import model_versions
+            from vision.profiled import model_versions  # a read without a profile does without the module
 
             profile.check_models(model_versions(self))
         self.profile = profile
@@ -252,11 +252,9 @@ class TileReader:
             return found
         if readings is None and isinstance(self.classifier, TileClassifier):
             if self.profile is not None:
-                from vision import calibration
+                from vision.profiled import read_profiled
 
-                found, readings, self.cloth = calibration.read_profiled(
-                    self.classifier, image, found, self.profile
-                )
+                found, readings, self.cloth = read_profiled(self.classifier, image, found, self.profile)
             else:
                 on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
                 readings = self.classifier.read(image, found.xyxy, on_rack)

@@ -28,13 +28,12 @@ from vision.calibration import (
     check_readings,
     check_row_order,
     match_layout,
-    model_versions,
     rows_in_photo,
-    second_boxes,
     table_min_score,
 )
 from vision.detections import Detections, box_iou
 from vision.profile import Ink, ModelVersions, Profile, ProfileError, load_profile, save_profile
+from vision.profiled import model_versions, second_boxes
 from vision.reader import TileReader, load_reader
 
 
