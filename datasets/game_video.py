@@ -525,10 +525,6 @@ def save_truth(truth: GameTruth, path: Path) -> None:
     path.write_text(json.dumps(truth.to_json(), indent=1) + "\n")
 
 
-def load_truth(path: Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text())
-
-
 # ---------------------------------------------------------------------------------------------- timeline
 
 

@@ -164,19 +164,6 @@ class SceneTruth:
             )
         return lines
 
-    def to_detections(self) -> Any:
-        """The labelled tiles as `vision.detections.Detections` (confidence 1)."""
-        from vision.detections import Detections
-
-        kept = [t for t in self.tiles if t.labelled]
-        return Detections(
-            xyxy=np.array([t.box for t in kept], np.float32).reshape(-1, 4),
-            confidence=np.ones(len(kept), np.float32),
-            class_id=np.array([t.class_id for t in kept], np.int64),
-            class_confidence=np.ones(len(kept), np.float32),
-            angle=np.array([t.angle for t in kept], np.float32),
-        )
-
 
 def _frame_size(rng: np.random.Generator, long_side: int) -> tuple[int, int]:
     ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.72, 0.2, 0.08]))

@@ -166,11 +166,6 @@ class TileClassifier:
         crops = cut_crops(image, boxes, size=self.crop_size, margin=self.crop_margin)
         return self.read_crops(crops, on_rack)
 
-    def classify_crops(self, crops_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """As `classify`, for crops already cut with `vision.crops.cut_crops`."""
-        readings = self.read_crops(crops_bgr)
-        return readings.topk_class_ids, readings.topk_scores, readings.angle_deg
-
     def read_crops(self, crops_bgr: np.ndarray, on_rack: np.ndarray | None = None) -> CropReadings:
         """As `read`, for crops already cut with `vision.crops.cut_crops`."""
         if len(crops_bgr) == 0:

@@ -167,10 +167,6 @@ class PhotoReading:
         return format_slots([[placed.tile for placed in tiles] for tiles in self.layout.table])
 
     @property
-    def rack_slots(self) -> list[Slot]:
-        return [placed.tile for rack in self.layout.racks for placed in rack]
-
-    @property
     def tiles_seen(self) -> int:
         return len(self.layout.all_tiles())
 

@@ -130,10 +130,6 @@ class ReadTimings:
     detect_ms: float = 0.0
     classify_ms: float = 0.0
 
-    @property
-    def total_ms(self) -> float:
-        return self.detect_ms + self.classify_ms
-
 
 _NOT_GIVEN: Any = object()
 

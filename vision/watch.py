@@ -263,10 +263,6 @@ class TileMemory:
         for tile in self._tiles:
             tile.box = np.asarray(tile.box, np.float32) * factor
 
-    def forget(self) -> None:
-        self._tiles = []
-        self.read_again = {}
-
 
 def table_only(detections: Detections, overlap_above: float = DOUBLE_BOX_OVERLAP) -> Detections:
     """The detections as tiles lying flat on a table: no rack (the referee's camera looks at the table,

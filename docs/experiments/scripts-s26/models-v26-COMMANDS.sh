@@ -14,7 +14,8 @@
 # The later runs of the session (./models-v27-COMMANDS.sh, ./models-v28-COMMANDS.sh) are this script with
 # RUN, IMGSZ, HOURS, SHARE_FROM (a run folder whose renders, real-tile scenes and recovered checkpoint are
 # linked, not made again), LEAVE_OUT (a render folder neither made nor trained on), STAGE=data (stop
-# before training), TRAIN_FLAGS (added to the training command, later flags win) and RESUME_FLAGS.
+# before training), TRAIN_FLAGS (added to the training command, later flags win), RESUME_FLAGS and
+# SEED_SHIFT (added to every render seed: new scenes of the same kinds; default 0, the runs above).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v26}
@@ -31,7 +32,7 @@ font=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
 [ -f $font ] || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf  # a machine without fonts-liberation
 [ -f $R/yolo/Ultralytics/Arial.ttf ] || cp $font $R/yolo/Ultralytics/Arial.ttf
 render() {  # NAME COUNT SEED [--kind K]
-  local name=$1 count=$2 seed=$3; shift 3
+  local name=$1 count=$2 seed=$(($3 + ${SEED_SHIFT:-0})); shift 3
   [ "$name" != "${LEAVE_OUT:-}" ] || return 0
   [ -f "$R/render/$name/scenes/$(printf %06d $((count - 1))).json" ] || \
     nice -n 15 $PY -m datasets.render --out $R/render/$name --count $count --seed $seed "$@" --size 800 \
