@@ -79,7 +79,7 @@ def test_the_record_downloads_and_opens_and_a_new_verdict_is_said_once(tmp_path:
                 override.click()
                 expect(overridden).to_be_visible(timeout=30_000)
             # Said as the verdict's fragment next draws it (within its second, later on a loaded machine) ...
-            page.wait_for_function("window.__said.length > 0", timeout=15_000)
+            page.wait_for_function("window.__said.length > 0", timeout=30_000)
             time.sleep(3.0)  # ... and the screen is drawn again each second: still said once
             assert page.evaluate("window.__said") == ["Seat 1, Ann: legal, as a person called it."]
 
@@ -104,6 +104,9 @@ def test_the_record_downloads_and_opens_and_a_new_verdict_is_said_once(tmp_path:
             quiet.get_by_role("button", name=re.compile("^Override")).click()
             expect(quiet.get_by_text("Not legal (overridden)")).to_be_visible(timeout=30_000)
             time.sleep(2.0)
-            assert quiet.evaluate("window.__errors") == []  # no voice: the script does nothing, and fails not
+            # No voice: the script does nothing, and fails not. Chromium reports a ResizeObserver loop as a
+            # window error when a narrow page's layout settles late (a loaded machine); that is no script's.
+            errors = [e for e in quiet.evaluate("window.__errors") if "ResizeObserver loop" not in e]
+            assert errors == []
         finally:
             browser.close()
