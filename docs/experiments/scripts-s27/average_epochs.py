@@ -6,7 +6,9 @@ move by several points from one epoch to the next (models-v30 epochs 4-8: hold-o
 averaging).
 
     python docs/experiments/scripts-s27/average_epochs.py OUT.pt EPOCH_A.pt EPOCH_B.pt ...
-then export OUT.pt as any checkpoint (`python -m vision.training.detector --export-only OUT.pt ...`).
+then export OUT.pt as any checkpoint (`python -m vision.training.detector --export-only OUT.pt ...`). A run's
+final last.pt holds its EMA as `model` (ultralytics strips it at the end) and is read from there; the last
+file given must be an epoch's own checkpoint (epochN.pt), which keeps `ema`.
 """
 
 import sys
@@ -15,7 +17,7 @@ import torch
 
 out, paths = sys.argv[1], sys.argv[2:]
 checkpoints = [torch.load(path, map_location="cpu", weights_only=False) for path in paths]
-states = [ckpt["ema"].float().state_dict() for ckpt in checkpoints]
+states = [(ckpt.get("ema") or ckpt["model"]).float().state_dict() for ckpt in checkpoints]
 averaged = {}
 for key, value in states[0].items():
     if value.is_floating_point():
