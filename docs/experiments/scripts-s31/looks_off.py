@@ -2,6 +2,8 @@
 
     LOOKS_OFF=sloped_rack_look,rack_look,faint_look RC_T=0.6 \\
         python docs/experiments/scripts-s31/looks_off.py vision.evaluation.scenes FOLDER... [--detector D]
+    LOOKS_OFF=small_tiles_look python docs/experiments/scripts-s31/looks_off.py \\
+        benchmarks/measure_referee_set.py NAME OUT.json GAME_FOLDER...
 """
 
 import os
@@ -34,4 +36,7 @@ if os.environ.get("RC_T"):
     vision.rack_check.RackCheck.__init__ = check_with_threshold
 module = sys.argv[1]
 sys.argv = [module] + sys.argv[2:]
-runpy.run_module(module, run_name="__main__")
+if module.endswith(".py"):  # a script (benchmarks/measure_referee_set.py) rather than a module
+    runpy.run_path(module, run_name="__main__")
+else:
+    runpy.run_module(module, run_name="__main__")
