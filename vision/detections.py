@@ -217,8 +217,8 @@ class Detections:
         self, topk_class_ids: np.ndarray, topk_scores: np.ndarray, angle: np.ndarray | None = None
     ) -> Detections:
         """A copy with the classifier's readings (best first) filled in."""
-        topk_class_ids = np.asarray(topk_class_ids, dtype=np.int64).reshape(len(self), -1)
-        topk_scores = np.asarray(topk_scores, dtype=np.float32).reshape(len(self), -1)
+        topk_class_ids = _rows(np.asarray(topk_class_ids, dtype=np.int64), len(self))
+        topk_scores = _rows(np.asarray(topk_scores, dtype=np.float32), len(self))
         has_any = topk_class_ids.shape[1] > 0
         return Detections(
             xyxy=self.xyxy.copy(),
@@ -234,6 +234,13 @@ class Detections:
             held_confidence=self.held_confidence,
             rack_quad=self.rack_quad,
         )
+
+
+def _rows(values: np.ndarray, n: int) -> np.ndarray:
+    """`values` as n rows (numpy cannot infer the width of zero rows: a (0, k) array keeps its k)."""
+    if n == 0:
+        return values.reshape(0, values.shape[-1] if values.ndim == 2 else 0)
+    return values.reshape(n, -1)
 
 
 def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -210,6 +210,16 @@ def test_reading_with_the_profile_drops_the_cloth_and_keeps_the_tiles(table: dic
     assert found_with >= found_without - max(1, found_without // 10)
 
 
+def test_a_read_whose_every_find_is_like_the_cloth_gives_no_tiles_and_no_traceback(table: dict) -> None:
+    # The bare table read again with its own profile: every find lies near the cloth's, and none is left.
+    reader = TileReader()
+    profile = calibrate(reader, [table["empty"]])
+    profile.false_radius, profile.keep_above = 1e9, 1.1  # every find like the cloth
+    reader.use_profile(profile)
+    found = reader.read(table["game"])
+    assert len(found) == 0 and len(reader.cloth) > 0
+
+
 def test_calibrate_and_read_with_the_profile_on_the_command_line(
     table: dict, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

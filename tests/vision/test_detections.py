@@ -57,6 +57,12 @@ def test_with_readings_fills_best_reading_and_tiles() -> None:
     assert read.angle.tolist() == [0, 90, 180]
 
 
+def test_no_detections_take_no_readings() -> None:
+    # A read with a profile can leave out every find as the cloth: its readings are (0, k).
+    read = Detections.empty().with_readings(np.zeros((0, 3), np.int64), np.zeros((0, 3)), np.zeros(0))
+    assert len(read) == 0 and read.topk_class_ids.shape == (0, 3) and read.tiles() == []
+
+
 def test_merge_pads_topk() -> None:
     read = _three()[:1].with_readings(np.array([[3, 4]]), np.array([[0.7, 0.3]]))
     merged = Detections.merge([read, _three()[1:]])
