@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from assistant.tiles import CLASS_NAMES
-from vision.classifier import CropReadings, TileClassifier
+from vision.classifier import CropReadings, TileClassifier, readings_of
 from vision.crops import cut_crops
 from vision.detections import Detections, box_iou
 from vision.detector import DEFAULT_CONFIDENCE, on_rack_boxes
@@ -47,8 +47,12 @@ def describe_crops(classifier: TileClassifier, crops: np.ndarray) -> np.ndarray:
     """(n, d) descriptors of crops: the classifier's log-probabilities, centred per crop (= its logits)."""
     if len(crops) == 0:
         return np.zeros((0, len(CLASS_NAMES)), np.float32)
-    probs, _, _ = classifier.probabilities(crops)
-    logs = np.log(np.clip(probs, 1e-6, 1.0))
+    return descriptors_of(classifier.probabilities(crops)[0])
+
+
+def descriptors_of(tile_probs: np.ndarray) -> np.ndarray:
+    """`describe_crops` from the classifier's (n, 53) tile probabilities of the crops, already made."""
+    logs = np.log(np.clip(tile_probs, 1e-6, 1.0))
     return (logs - logs.mean(axis=1, keepdims=True)).astype(np.float32)
 
 
@@ -135,11 +139,14 @@ def cloth_like(
     crops: np.ndarray,
     top_scores: np.ndarray,
     profile: Profile,
+    tile_probs: np.ndarray | None = None,
 ) -> np.ndarray:
-    """(n,) bool: the crop is like what the reader found on the bare table, and not confidently a tile."""
+    """(n,) bool: the crop is like what the reader found on the bare table, and not confidently a tile.
+    `tile_probs`: the classifier's probabilities of the crops, where already made as `describe_crops` makes
+    them."""
     if profile.false_finds == 0 or profile.false_radius <= 0 or len(crops) == 0:
         return np.zeros(len(crops), bool)
-    descriptors = describe_crops(classifier, crops)
+    descriptors = describe_crops(classifier, crops) if tile_probs is None else descriptors_of(tile_probs)
     distance = nearest_distance(descriptors, profile.false_descriptors)
     like = distance < profile.false_radius
     if len(profile.tile_descriptors):
@@ -177,11 +184,16 @@ def read_profiled(
     detections left out as like the bare table). Second boxes of a tile (`second_boxes`) are dropped."""
     crops = cut_crops(image, found.xyxy, size=classifier.crop_size, margin=classifier.crop_margin)
     on_rack = on_rack_boxes(found.xyxy, found.rack_xyxy, rack_quad=found.rack_quad)
-    plain = classifier.read_crops(crops, on_rack)
+    if not len(found):
+        return found, classifier.read_crops(crops), Detections.empty()
+    probs = classifier.probabilities(crops, on_rack=on_rack)
+    plain = readings_of(*probs, k=classifier.k)
     readings = read_crops_profiled(classifier, crops, profile, plain, on_rack)
     # Whether a find is confidently a tile is judged on the plain reading: recolouring must not make
-    # the cloth look like tiles.
-    cloth = cloth_like(classifier, crops, plain.topk_scores[:, 0], profile)
+    # the cloth look like tiles. The cloth was described without racks: the same probabilities serve
+    # unless an ensemble mixed some crops as standing on a rack.
+    same_mix = not on_rack.any() or getattr(classifier, "rack_weights", None) is None
+    cloth = cloth_like(classifier, crops, plain.topk_scores[:, 0], profile, probs[0] if same_mix else None)
     again = second_boxes(found, profile, readings.topk_class_ids[:, 0], readings.topk_scores[:, 0])
     if not cloth.any() and not again.any():
         return found, readings, Detections.empty()
