@@ -3,7 +3,7 @@
 # --hands real`: bare arms of every skin, one like the cloth, dark, white and coloured sleeves, each seat's
 # arm over its own edge, hands resting still before they leave), on a tuning set and a hold-out set.
 #
-#   benchmarks/referee_hands.sh [tune|holdout|holdout2|navy|navy-holdout|lights|both] [--render-only]
+#   benchmarks/referee_hands.sh [tune|holdout|holdout2|navy|navy-holdout|lights|lights-holdout|both] [--render-only]
 #
 # Renders each set's games where their truth files are missing (nice -n 10; 3 games of 10 seat turns per
 # seed, 1000x750, 10 fps), then measures today's watcher (`vision.evaluation.game_videos`, the reader loaded
@@ -23,9 +23,9 @@ WHICH=both
 RENDER_ONLY=0
 for arg in "$@"; do
     case "$arg" in
-        tune|holdout|holdout2|navy|navy-holdout|lights|both) WHICH=$arg ;;
+        tune|holdout|holdout2|navy|navy-holdout|lights|lights-holdout|both) WHICH=$arg ;;
         --render-only) RENDER_ONLY=1 ;;
-        *) echo "usage: $0 [tune|holdout|holdout2|navy|navy-holdout|lights|both] [--render-only]" >&2; exit 2 ;;
+        *) echo "usage: $0 [tune|holdout|holdout2|navy|navy-holdout|lights|lights-holdout|both] [--render-only]" >&2; exit 2 ;;
     esac
 done
 
@@ -43,11 +43,13 @@ HOLDOUT2="1960:2 1961:3 1962:2 1963:3"
 NAVY="1980:2 1981:3"
 NAVY_HOLDOUT="1990:2 1991:3"
 # the light changing as the table settles after every hand (`--light-changes 1`, against 0.2 in the others;
-# twenty-ninth session): measured, never looked at
+# twenty-ninth session): measured only until the thirty-third session looked at its three wrong calls (a misread
+# under the changed light, then a put-back awaited from the wrong seat); `lights-holdout` is measured, never looked at
 LIGHTS="1970:2 1971:3"
+LIGHTS_HOLDOUT="1975:2 1976:3"
 
 seeds_of() {  # seed:players of a set
-    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; navy) echo "$NAVY" ;; navy-holdout) echo "$NAVY_HOLDOUT" ;; lights) echo "$LIGHTS" ;; *) echo "$HOLDOUT" ;; esac
+    case "$1" in tune) echo "$TUNE" ;; holdout2) echo "$HOLDOUT2" ;; navy) echo "$NAVY" ;; navy-holdout) echo "$NAVY_HOLDOUT" ;; lights) echo "$LIGHTS" ;; lights-holdout) echo "$LIGHTS_HOLDOUT" ;; *) echo "$HOLDOUT" ;; esac
 }
 
 folders() {  # the folders of a set: OUT/SET/seedS-pP
@@ -67,7 +69,7 @@ render() {
         if [ "$have" -lt "$GAMES" ]; then
             local variants=train lights=0.2
             [ "${set#navy}" = "$set" ] || variants=dark_blue
-            [ "$set" != lights ] || lights=1
+            [ "${set#lights}" = "$set" ] || lights=1
             nice -n 10 "$PYTHON" -m datasets.game_video "$dir" --games "$GAMES" --seed "$seed" \
                 --players "$players" --turns "$TURNS" --hands real --variants $variants --light-changes $lights
         fi

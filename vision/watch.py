@@ -147,25 +147,18 @@ class TileMemory:
         remembered: list[_Remembered] = []
         overlap = (box_iou(detections.xyxy, np.array([t.box for t in previous]))
                    if previous else np.zeros((len(detections), 0)))
-        taken: set[int] = set()
-        vanished = (np.flatnonzero(overlap.max(axis=0) < MISSED_IOU_BELOW).tolist()
-                    if overlap.shape[1] else [])
+        readings = [Counter({int(c): float(s) for c, s in zip(ids[row], scores[row], strict=True)
+                             if c != UNKNOWN_CLASS}) for row in range(len(detections))]
+        matched = self._match(detections.xyxy, looks, inks, readings, previous, overlap)
         for row in range(len(detections)):
-            now: Counter[int] = Counter({int(c): float(s) for c, s in zip(ids[row], scores[row], strict=True)
-                                         if c != UNKNOWN_CLASS})
-            if overlap.shape[1]:
-                best = int(overlap[row].argmax())
-                if (best not in taken and overlap[row, best] >= self.same_place_iou
-                        and float(looks[row] @ previous[best].look) >= self.same_look_above
-                        and self._same_ink(inks[row], previous[best].ink)):
-                    best = self._slid_in(row, best, now, detections.xyxy, looks, inks, previous,
-                                         [v for v in vanished if v not in taken])
-                    taken.add(best)
-                    was = previous[best].scores.most_common(1)[0][0] if previous[best].scores else None
-                    now = previous[best].scores + now
-                    winner, score = now.most_common(1)[0] if now else (None, 0.0)
-                    if was is not None and winner != was and score >= self.read_again_margin * now[was]:
-                        self.read_again[row] = was
+            now = readings[row]
+            if row in matched:
+                place = previous[matched[row]]
+                was = place.scores.most_common(1)[0][0] if place.scores else None
+                now = place.scores + now
+                winner, score = now.most_common(1)[0] if now else (None, 0.0)
+                if was is not None and winner != was and score >= self.read_again_margin * now[was]:
+                    self.read_again[row] = was
             angle = float(detections.angle[row])
             remembered.append(_Remembered(detections.xyxy[row], looks[row], now, angle, inks[row]))
             total = sum(now.values())
@@ -179,31 +172,46 @@ class TileMemory:
         self._tiles = remembered
         return detections.with_readings(ids, scores, np.asarray(detections.angle))
 
-    def _slid_in(self, row: int, place: int, now: Counter[int], xyxy: np.ndarray, looks: np.ndarray,
-                 inks: np.ndarray, previous: list[_Remembered], vanished: list[int]) -> int:
-        """The remembered tile that box `row` is: the one that lay in its place, or a like one close by
-        whose place is bare now and whose identity the box reads better: a tile taken out of a set's middle,
-        and the next one slid into its place (rendered tuning game seed 1206 game 2: r5 slid into r4's
-        place kept r4's identity, so "r5 was taken" and r4 put back were called)."""
-        def identity(tile: _Remembered) -> int | None:
-            return tile.scores.most_common(1)[0][0] if tile.scores else None
+    def _match(self, xyxy: np.ndarray, looks: np.ndarray, inks: np.ndarray, readings: list[Counter[int]],
+               previous: list[_Remembered], overlap: np.ndarray) -> dict[int, int]:
+        """Box row -> the remembered tile it is. A box is the tile that lay in its place (overlapping it
+        `same_place_iou`, a like look, the same ink), or a tile of its ink close by whose identity it reads
+        best of all: a tile slid along its set (its look is not asked: a tile slid one place on under a
+        changed light looked 0.68-0.76 like itself, and o4 laid where o5 lay 0.91 like o5). Where boxes
+        claim one tile, the pairs whose readings agree most with the remembered identity are taken first,
+        a place overlapped counting a little.
 
-        held = identity(previous[place])
-        box = np.asarray(xyxy[row], np.float64)
-        reach = SLIDE_REACH_TILES * max(box[2] - box[0], box[3] - box[1])
-        centre = (box[:2] + box[2:]) / 2
-        options = []
-        for other in vanished:
-            tile = previous[other]
-            was = identity(tile)
-            if was is None or was == held or now[was] <= (now[held] if held is not None else 0.0):
-                continue
-            their = np.asarray(tile.box, np.float64)
-            if (np.linalg.norm((their[:2] + their[2:]) / 2 - centre) <= reach
-                    and float(looks[row] @ tile.look) >= self.same_look_above
-                    and self._same_ink(inks[row], tile.ink)):
-                options.append((now[was], other))
-        return max(options)[1] if options else place
+        Rendered tuning game seed 1206 game 2: r4 taken from a set's middle and r5 slid into its place kept
+        r4's identity ("r5 taken"). Lights game seed 1971 p3 game 1: o4 laid at the front of o5 o6 o7, the
+        three slid one place on; each box kept its place's identity, o5 o5 o6 o7 was called."""
+        if not previous:
+            return {}
+        places = np.array([t.box for t in previous], np.float64)
+        centres = (places[:, :2] + places[:, 2:]) / 2
+        alike = looks @ np.array([t.look for t in previous]).T >= self.same_look_above
+        identities = [t.scores.most_common(1)[0][0] if t.scores else None for t in previous]
+        pairs: list[tuple[float, int, int]] = []
+        for row in range(len(xyxy)):
+            box = np.asarray(xyxy[row], np.float64)
+            reach = SLIDE_REACH_TILES * max(box[2] - box[0], box[3] - box[1])
+            near = np.linalg.norm(centres - (box[:2] + box[2:]) / 2, axis=1) <= reach
+            best_read = readings[row].most_common(1)[0][0] if readings[row] else None
+            in_place = overlap[row] >= self.same_place_iou
+            for place in np.flatnonzero((alike[row] & in_place) | near):
+                identity = identities[place]
+                if not (alike[row, place] and in_place[place]) and (identity is None or identity != best_read):
+                    continue
+                if not self._same_ink(inks[row], previous[place].ink):
+                    continue
+                agreement = readings[row][identity] if identity is not None else 0.0
+                pairs.append((agreement + 0.25 * float(overlap[row, place]), row, int(place)))
+        matched: dict[int, int] = {}
+        taken: set[int] = set()
+        for _, row, place in sorted(pairs, reverse=True):
+            if row not in matched and place not in taken:
+                matched[row] = place
+                taken.add(place)
+        return matched
 
     def _same_ink(self, ink: np.ndarray, other: np.ndarray) -> bool:
         if np.isnan(ink).any() or np.isnan(other).any():

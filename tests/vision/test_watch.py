@@ -134,6 +134,34 @@ def test_a_tile_slid_into_a_taken_tile_s_place_is_itself_and_not_the_taken_one()
     assert [str(tile_from_class_id(int(c))) for c in slid.class_id] == ["r3", "r5", "k8", "k9", "k10"]
 
 
+def test_a_run_shifted_along_to_lay_a_tile_at_its_front_keeps_each_tile_s_identity() -> None:
+    # Rendered lights game seed 1971 p3 game 1 (thirty-third session): o4 laid where o5 lay, o5 o6 o7 each
+    # slid one place on. Each box took the identity of the tile that lay in its place: o4 read o5, o5 "read
+    # again" from o6, the table called o5 o5 o6 o7 and a legal play not legal.
+    memory = TileMemory(same_look_above=-1.0)
+    for _ in range(2):
+        memory.follow(table_frame(["o5 o6 o7", "k8 k9 k10"]), detections_of(["o5 o6 o7", "k8 k9 k10"]))
+    shifted = memory.follow(table_frame(["o4 o5 o6 o7", "k8 k9 k10"]),
+                            detections_of(["o4 o5 o6 o7", "k8 k9 k10"]))
+    assert [str(tile_from_class_id(int(c))) for c in shifted.class_id] == [
+        "o4", "o5", "o6", "o7", "k8", "k9", "k10"]
+    assert memory.read_again == {}
+    # A glance that misreads a tile lying still beside a like one does not swap the two.
+    again = memory.follow(table_frame(["o4 o5 o6 o7", "k8 k9 k10"]),
+                          detections_of(["o5 o5 o6 o7", "k8 k9 k10"], doubtful={"o5": ("o4", 0.6)}))
+    assert [str(tile_from_class_id(int(c))) for c in again.class_id][:4] == ["o4", "o5", "o6", "o7"]
+
+
+def test_a_tile_laid_in_a_taken_joker_s_place_is_read_afresh() -> None:
+    # Rendered tuning game seed 1206 p2 game 2: the joker taken from k1 k2 J and k3 laid where it lay. The
+    # place alone (its look unlike the joker's, its reading not the joker) is no reason to keep the joker.
+    memory = TileMemory()
+    for _ in range(2):
+        memory.follow(table_frame(["k1 k2 J", "o8 o9 o10"]), detections_of(["k1 k2 J", "o8 o9 o10"]))
+    swapped = memory.follow(table_frame(["k1 k2 k3", "o8 o9 o10"]), detections_of(["k1 k2 k3", "o8 o9 o10"]))
+    assert [str(tile_from_class_id(int(c))) for c in swapped.class_id][:3] == ["k1", "k2", "k3"]
+
+
 def run_script(watcher: GameWatcher, reader: ScriptedReader, script: list[tuple[list[str], float, bool]],
                fps: float = 5.0) -> list:
     """Feed frames: each step a table, seconds it lasts, whether a hand is over it."""
