@@ -199,7 +199,8 @@ class TileMemory:
             in_place = overlap[row] >= self.same_place_iou
             for place in np.flatnonzero((alike[row] & in_place) | near):
                 identity = identities[place]
-                if not (alike[row, place] and in_place[place]) and (identity is None or identity != best_read):
+                reads_as_it = identity is not None and identity == best_read
+                if not (alike[row, place] and in_place[place]) and not reads_as_it:
                     continue
                 if not self._same_ink(inks[row], previous[place].ink):
                     continue
