@@ -45,7 +45,7 @@ MISSED_IOU_BELOW = 0.3
 """A remembered tile is missed when no box of the frame overlaps its place this much."""
 
 SLIDE_REACH_TILES = 2.5
-"""A tile slid along its set into a taken tile's place comes from at most this many tile lengths away."""
+"""A tile slid along its set comes from at most this many tile lengths away (`TileMemory._match`)."""
 
 MISSED_CONFIDENCE = 0.5
 """The detector score given to a tile added back from memory (it was not detected this time)."""
@@ -102,6 +102,11 @@ class _Remembered:
     angle: float = 0.0
     ink: np.ndarray = field(default_factory=lambda: np.full(2, np.nan, np.float32))
 
+    @property
+    def identity(self) -> int | None:
+        """The class its readings, added up, give most (None: never read)."""
+        return self.scores.most_common(1)[0][0] if self.scores else None
+
 
 @dataclass
 class TileMemory:
@@ -154,7 +159,7 @@ class TileMemory:
             now = readings[row]
             if row in matched:
                 place = previous[matched[row]]
-                was = place.scores.most_common(1)[0][0] if place.scores else None
+                was = place.identity
                 now = place.scores + now
                 winner, score = now.most_common(1)[0] if now else (None, 0.0)
                 if was is not None and winner != was and score >= self.read_again_margin * now[was]:
@@ -189,22 +194,19 @@ class TileMemory:
         places = np.array([t.box for t in previous], np.float64)
         centres = (places[:, :2] + places[:, 2:]) / 2
         alike = looks @ np.array([t.look for t in previous]).T >= self.same_look_above
-        identities = [t.scores.most_common(1)[0][0] if t.scores else None for t in previous]
+        identities = np.array([UNKNOWN_CLASS if t.identity is None else t.identity for t in previous])
         pairs: list[tuple[float, int, int]] = []
         for row in range(len(xyxy)):
             box = np.asarray(xyxy[row], np.float64)
             reach = SLIDE_REACH_TILES * max(box[2] - box[0], box[3] - box[1])
             near = np.linalg.norm(centres - (box[:2] + box[2:]) / 2, axis=1) <= reach
-            best_read = readings[row].most_common(1)[0][0] if readings[row] else None
-            in_place = overlap[row] >= self.same_place_iou
-            for place in np.flatnonzero((alike[row] & in_place) | near):
-                identity = identities[place]
-                reads_as_it = identity is not None and identity == best_read
-                if not (alike[row, place] and in_place[place]) and not reads_as_it:
-                    continue
+            best_read = readings[row].most_common(1)[0][0] if readings[row] else UNKNOWN_CLASS
+            same_place = alike[row] & (overlap[row] >= self.same_place_iou)
+            slid = near & (identities == best_read) & (identities != UNKNOWN_CLASS)
+            for place in np.flatnonzero(same_place | slid):
                 if not self._same_ink(inks[row], previous[place].ink):
                     continue
-                agreement = readings[row][identity] if identity is not None else 0.0
+                agreement = readings[row][int(identities[place])]  # 0 for a tile never read
                 pairs.append((agreement + 0.25 * float(overlap[row, place]), row, int(place)))
         matched: dict[int, int] = {}
         taken: set[int] = set()

@@ -7,11 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 floor=$1 name=v31c-r${1#0.} det=/work/runs/s33/det-r${1#0.}.onnx
-.venv/bin/python -c "
-import onnx
-m = onnx.load('models/tile_detector.onnx')
-[setattr(p, 'value', '$floor') for p in m.metadata_props if p.key == 'rack_confidence']
-onnx.save(m, '$det')"
+cp models/tile_detector.onnx $det
+.venv/bin/python -c "from pathlib import Path; from vision.training.detector import stamp_rack_confidence
+stamp_rack_confidence(Path('$det'), $floor)"
 bash docs/experiments/scripts-s30/measure-rack-check.sh $name $det models/rack_check.onnx
 nice -n 5 .venv/bin/python -m vision.evaluation.scenes /work/runs/s31/holdout9700 --detector $det \
   --json /work/runs/size-exp/fig/$name-h9700.json > /work/runs/size-exp/fig/$name-h9700.txt
