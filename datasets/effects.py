@@ -46,6 +46,31 @@ def color_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img * (gains * exposure)
 
 
+HARSH_LIGHT_CHANCE = 0.1
+"""Chance of each kind of light a phone does not correct (`harsh_light`): a dim room, a washed-out veil, a
+strong colour cast. Real-dev photos made dim, hazy, warmer or cooler by
+`docs/experiments/scripts-s34/photometric.py` (47 photos, at 0.55 of their size) lost tiles and, dim, got
+false racks on 13 photos (1 as they are); the renders had no such light."""
+
+
+def harsh_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Light a phone's automatic exposure and white balance leave in the photo: a dim room (under-exposed,
+    the camera's gamma lifting the shadows less than the light), a veil of haze or glare over the whole frame
+    (low contrast), or a strong cast (a tungsten bulb, a cold LED, a green fluorescent tube)."""
+    dim, veil, cast = rng.random(3) < HARSH_LIGHT_CHANCE
+    if dim:
+        img = np.power(np.clip(img, 0, None), rng.uniform(1.1, 1.7)) * rng.uniform(0.35, 0.7)
+    if veil:
+        amount = rng.uniform(0.15, 0.45)
+        level = rng.uniform(0.55, 0.95) * (1 + rng.normal(0, 0.04, 3)).astype(np.float32)
+        img = img * (1 - amount) + amount * level
+    if cast:
+        temperature = rng.choice([-1, 1]) * rng.uniform(0.1, 0.22)
+        green = rng.uniform(-0.08, 0.08)
+        img = img * np.array([1 - temperature, 1 + green, 1 + temperature], np.float32)
+    return img.astype(np.float32)
+
+
 def hand_shadow(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The soft shadow of a hand or phone falling across part of the table."""
     h, w = img.shape[:2]
@@ -161,6 +186,7 @@ def photograph(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.2:
         img = glare(img, rng)
     img = color_cast(img, rng)
+    img = harsh_light(img, rng)
     if rng.random() < 0.1:
         img = low_resolution(img, rng)
     if rng.random() < 0.35:

@@ -203,6 +203,12 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out += rng.normal(0, 18, (n, 1, 1, 3))  # colour cast
     grey = out.mean(axis=3, keepdims=True)
     out = grey + (out - grey) * rng.uniform(0.5, 1.5, (n, 1, 1, 1))  # saturation
+    # A dim room's gamma and a washed-out veil (thirty-fourth session: real-dev made dim got false racks).
+    dim = rng.random(n) < 0.2
+    out[dim] = 255 * (np.clip(out[dim], 0, 255) / 255) ** rng.uniform(1.1, 1.7, (int(dim.sum()), 1, 1, 1))
+    veil = rng.random(n) < 0.2
+    amount = rng.uniform(0.15, 0.45, (int(veil.sum()), 1, 1, 1))
+    out[veil] = out[veil] * (1 - amount) + amount * rng.uniform(140, 240, (int(veil.sum()), 1, 1, 1))
     flip = rng.random(n) < 0.5
     out[flip] = out[flip, :, ::-1]
     turn = rng.random(n) < 0.25  # a rack seen from its far side
