@@ -47,17 +47,17 @@ def color_cast(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 HARSH_LIGHT_CHANCE = 0.1
-"""Chance of each kind of light a phone does not correct (`harsh_light`): a dim room, a washed-out veil, a
-strong colour cast. Real-dev photos made dim, hazy, warmer or cooler by
-`docs/experiments/scripts-s34/photometric.py` (47 photos, at 0.55 of their size) lost tiles and, dim, got
-false racks on 13 photos (1 as they are); the renders had no such light."""
+"""The training recipe's chance of each kind of light a phone does not correct (`harsh_light`; `python -m
+datasets.render --harsh-light 0.1`): a dim room, a washed-out veil, a strong colour cast. Real-dev photos made
+dim, hazy, warmer or cooler by `docs/experiments/scripts-s34/photometric.py` (47 photos, at 0.55 of their
+size) lost tiles and, dim, got false racks on 13 photos (1 as they are); the renders had no such light."""
 
 
-def harsh_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def harsh_light(img: np.ndarray, rng: np.random.Generator, chance: float = HARSH_LIGHT_CHANCE) -> np.ndarray:
     """Light a phone's automatic exposure and white balance leave in the photo: a dim room (under-exposed,
     the camera's gamma lifting the shadows less than the light), a veil of haze or glare over the whole frame
     (low contrast), or a strong cast (a tungsten bulb, a cold LED, a green fluorescent tube)."""
-    dim, veil, cast = rng.random(3) < HARSH_LIGHT_CHANCE
+    dim, veil, cast = rng.random(3) < chance
     if dim:
         img = np.power(np.clip(img, 0, None), rng.uniform(1.1, 1.7)) * rng.uniform(0.35, 0.7)
     if veil:
@@ -178,15 +178,18 @@ def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def photograph(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Apply a random chain of the effects above, as a phone or webcam would."""
+def photograph(img: np.ndarray, rng: np.random.Generator, harsh: float = 0.0) -> np.ndarray:
+    """Apply a random chain of the effects above, as a phone or webcam would; `harsh`: the chance of each
+    kind of `harsh_light` (0: none, and the generator is drawn from as before the thirty-fourth session, so
+    every earlier seed renders as it did)."""
     img = light_falloff(img, rng)
     if rng.random() < 0.25:
         img = hand_shadow(img, rng)
     if rng.random() < 0.2:
         img = glare(img, rng)
     img = color_cast(img, rng)
-    img = harsh_light(img, rng)
+    if harsh > 0:
+        img = harsh_light(img, rng, harsh)
     if rng.random() < 0.1:
         img = low_resolution(img, rng)
     if rng.random() < 0.35:

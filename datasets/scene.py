@@ -532,11 +532,12 @@ def _distractor_count(rng: np.random.Generator, kind: str) -> int:
 
 
 def render_scene(
-    rng: np.random.Generator, long_side: int = 1024, kind: str | None = None, variants: str = "train"
+    rng: np.random.Generator, long_side: int = 1024, kind: str | None = None, variants: str = "train",
+    harsh_light: float = 0.0,
 ) -> tuple[np.ndarray, SceneTruth]:
     """Render one scene: (BGR uint8 image, ground truth). `variants="holdout"` draws editions and cloths
     from the reserved set (`tile_face.HOLDOUT_INKS`, `HOLDOUT_FONT`, `backgrounds.HOLDOUT_SURFACES`) that
-    "train" never uses.
+    "train" never uses. `harsh_light`: the chance of each kind of `effects.harsh_light` (dim, veiled, cast).
 
     Raises:
         ValueError: `kind` is not one of `SCENE_KINDS`, or `variants` not train or holdout.
@@ -600,7 +601,7 @@ def render_scene(
     found = add_distractors(
         img, painter.owner, rng, tile_px, _distractor_count(rng, kind), camera.table_homography(), on_table
     )
-    img = photograph(img, rng)
+    img = photograph(img, rng, harsh_light)
 
     truth = SceneTruth(
         width=width, height=height, kind=kind, sets=[list(s) for s in layout.sets], surface=surface,

@@ -50,6 +50,20 @@ def test_a_strong_cast_moves_blue_and_red_apart(table, monkeypatch) -> None:
     assert abs(blue - red) > 0.1 * table.mean()
 
 
+def test_without_harsh_light_a_scene_renders_as_before_and_with_it_some_scenes_change() -> None:
+    # The default draws nothing for it, so every earlier seed (hold-outs, tests) renders as it did.
+    from datasets.render import render_indexed
+
+    changed = 0
+    for index in range(8):
+        plain, _, _ = render_indexed(9000, index, long_side=256)
+        again, _, _ = render_indexed(9000, index, long_side=256, harsh_light=0.0)
+        harsh, _, _ = render_indexed(9000, index, long_side=256, harsh_light=0.5)
+        assert np.array_equal(plain, again)
+        changed += not np.array_equal(plain, harsh)
+    assert changed >= 4
+
+
 def test_most_frames_get_no_harsh_light(table) -> None:
     rng = np.random.default_rng(5)
     unchanged = sum(np.array_equal(effects.harsh_light(table.copy(), rng), table) for _ in range(200))

@@ -245,7 +245,8 @@ def test_the_cli_names_the_fonts_its_numerals_come_from(
 
 @pytest.mark.parametrize(
     "argv",
-    [["--count", "0"], ["--count", "2", "--workers", "0"], ["--count", "2", "--size", "50"]],
+    [["--count", "0"], ["--count", "2", "--workers", "0"], ["--count", "2", "--size", "50"],
+     ["--count", "2", "--harsh-light", "1.5"]],
 )
 def test_cli_rejects_bad_numbers(tmp_path: Path, capsys, argv) -> None:
     assert render_main(["--out", str(tmp_path), *argv]) == 2

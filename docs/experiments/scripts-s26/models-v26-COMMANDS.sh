@@ -15,7 +15,8 @@
 # RUN, IMGSZ, HOURS, SHARE_FROM (a run folder whose renders, real-tile scenes and recovered checkpoint are
 # linked, not made again), LEAVE_OUT (a render folder neither made nor trained on), STAGE=data (stop
 # before training), TRAIN_FLAGS (added to the training command, later flags win), RESUME_FLAGS and
-# SEED_SHIFT (added to every render seed: new scenes of the same kinds; default 0, the runs above).
+# SEED_SHIFT (added to every render seed: new scenes of the same kinds; default 0, the runs above) and
+# RENDER_FLAGS (added to every render command; thirty-fourth session: --harsh-light 0.1).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v26}
@@ -36,7 +37,7 @@ render() {  # NAME COUNT SEED [--kind K]
   [ "$name" != "${LEAVE_OUT:-}" ] || return 0
   [ -f "$R/render/$name/scenes/$(printf %06d $((count - 1))).json" ] || \
     nice -n 15 $PY -m datasets.render --out $R/render/$name --count $count --seed $seed "$@" --size 800 \
-      --workers 2 --sheet 0 --quiet
+      --workers 2 --sheet 0 --quiet ${RENDER_FLAGS:-}
 }
 render stacked_rows 250 171 --kind stacked_rows
 render rack 120 172 --kind rack
