@@ -114,8 +114,8 @@ def test_the_shipped_check_keeps_rendered_racks_and_drops_rows_lying_on_the_tabl
 ) -> None:
     # Renders of seed 9000 (never trained on): each true rack's box, and the box around each set of three
     # or more tiles lying in short rows under each other (what the detector called racks on real tables);
-    # also in a dim room and under a washed-out veil (the thirtieth session's check kept 16 of 21 racks
-    # veiled; the thirty-fourth's was trained with such light).
+    # also in a dim room and under a washed-out veil (the thirtieth session's check kept 17 of 21 racks
+    # veiled; the thirty-fourth's, trained with such light, 19).
     rack_scores, row_scores = [], []
     for index in range(6):
         for kind in ("rack", "rack_front", "rack_angle"):
