@@ -3,9 +3,10 @@
 # (../scripts-s27/average_epochs.py), exported at 448 for any size, its rack threshold the lowest that keeps all
 # 8 real racks (../scripts-s27/rack_scores.py), then with the shipped rack check: real-racks, real-dev-measure,
 # hold-out renders 9100 and 9700. A candidate that passes is measured in full (../scripts-s30/
-# measure-rack-check.sh) before it can ship.
+# measure-rack-check.sh) before it can ship. RACK=0.25 (thirty-fourth session) gives the rack threshold instead,
+# as the shipped file has it since the thirty-third session.
 #
-#   bash docs/experiments/scripts-s32/screen-candidate.sh NAME EPOCH.pt ... (the last an epochN.pt)
+#   [RACK=0.25] bash docs/experiments/scripts-s32/screen-candidate.sh NAME EPOCH.pt ... (the last an epochN.pt)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 name=$1; shift
@@ -15,8 +16,8 @@ mkdir -p $D $F
 $PY docs/experiments/scripts-s27/average_epochs.py $D/$name.pt "$@" | tail -1
 $PY -m vision.training.detector --out /work/runs/s32/export --export-only $D/$name.pt --imgsz 448 --dynamic \
   --export $D/$name.onnx | tail -1
-threshold=$($PY docs/experiments/scripts-s27/rack_scores.py $D/$name.onnx | tee $F/$name-rackscores.txt \
-  | sed -n 's/.*keeping 8 of 8 real racks (threshold \([0-9.]*\)).*/\1/p')
+threshold=${RACK:-$($PY docs/experiments/scripts-s27/rack_scores.py $D/$name.onnx | tee $F/$name-rackscores.txt \
+  | sed -n 's/.*keeping 8 of 8 real racks (threshold \([0-9.]*\)).*/\1/p')}
 echo "rack threshold $threshold"
 $PY -m vision.training.detector --out /work/runs/s32/export --export-only $D/$name.pt --imgsz 448 --dynamic \
   --rack-confidence "$threshold" --export $D/$name-r.onnx | tail -1
