@@ -5,7 +5,7 @@
 #
 #   bash docs/experiments/scripts-s33/rack-floor.sh tune|holdout FLOOR...
 cd "$(dirname "$0")/../../.."
-F=/work/runs/s33/floor PY=.venv/bin/python
+F=${FLOOR_OUT:-/work/runs/s33/floor} PY=.venv/bin/python
 mkdir -p $F
 which=$1; shift
 for floor in "$@"; do
