@@ -51,6 +51,7 @@ class Layout:
     sets: list[list[int]] = field(default_factory=list)
     racks: list[Rack] = field(default_factory=list)
     face_down: list[PlacedTile] = field(default_factory=list)  # tiles lying face down: not tiles to read
+    containers: list[Box] = field(default_factory=list)  # the tiles' box: its floor and walls, no rack
     focus: np.ndarray | None = None  # (n, 3) points the camera frames when there are no tiles
 
 
@@ -607,6 +608,48 @@ def packed_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout
         start_xy = table @ np.array([rng.normal(0, 0.1), -r * row_step])
         _place_set_clear(layout, tiles, start_xy, base_up + rng.normal(0, 1.0), aspect, rng, 0.0, down,
                          clearance=0.0)
+    return layout
+
+
+def tile_box_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layout:
+    """The game's box (its tray: a floor and four low walls) with tiles lying loose in it, face up and face
+    down, and sometimes a few sets on the table beside it (issue 37: photos taken at real tables had the
+    tiles in the box taken for a rack). The box is no rack: its tiles are table tiles in no set."""
+    layout = Layout()
+    length, width = rng.uniform(5.5, 8.5), rng.uniform(3.8, 5.5)  # inside, in tile heights (a 28 x 20 cm box)
+    wall, floor, height = 0.12, 0.08, rng.uniform(0.5, 1.3)
+    yaw = rng.uniform(0, 360) if rng.random() < 0.5 else rng.normal(0, 8)
+    rot = np.eye(3)
+    rot[:2, :2] = _rot2(yaw)
+    color = _rack_color(rng, str(rng.choice(RACK_STYLES + ("wood",), p=[0.35, 0.2, 0.2, 0.1, 0.15])))
+
+    def box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, shade: float) -> Box:
+        pts = np.array([[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float)
+        return Box(corners=pts @ rot.T, color=np.clip(color * shade, 0, 1))
+
+    hx, hy = length / 2, width / 2
+    layout.containers = [
+        box(-hx - wall, hx + wall, -hy - wall, hy + wall, 0.0, floor, 1.0),
+        box(-hx - wall, hx + wall, hy, hy + wall, 0.0, height, 0.9),
+        box(-hx - wall, hx + wall, -hy - wall, -hy, 0.0, height, 1.1),
+        box(-hx - wall, -hx, -hy, hy, 0.0, height, 0.95),
+        box(hx, hx + wall, -hy, hy, 0.0, height, 1.05),
+    ]
+    inside = (np.array([-hx, -hy]) + 0.55, np.array([hx, hy]) - 0.55)
+    loose = Layout()
+    _add_loose(loose, rng, deck, aspect, int(rng.integers(8, 30)), inside, clearance=0.02)
+    for placed in loose.tiles:
+        placed.corners[:, :2] = placed.corners[:, :2] @ rot[:2, :2].T
+        placed.corners[:, 2] += floor
+    down = rng.random(len(loose.tiles)) < rng.uniform(0.1, 0.6)
+    layout.tiles = [t for t, d in zip(loose.tiles, down, strict=True) if not d]
+    layout.face_down = [t for t, d in zip(loose.tiles, down, strict=True) if d]
+    if rng.random() < 0.5:  # sets on the table beside the box
+        side = rot[:2, :2] @ np.array([0.0, -1.0])
+        for k in range(int(rng.integers(1, 4))):
+            start = side * (hy + 1.2 + 1.6 * k) + rot[:2, :2] @ np.array([-hx + rng.uniform(0, 1.5), 0.0])
+            _place_set_clear(layout, deck.random_set(), start, yaw + rng.normal(0, 3), aspect, rng,
+                             rng.uniform(0.0, 0.08), side)
     return layout
 
 

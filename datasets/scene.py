@@ -24,19 +24,21 @@ from datasets.tile_face import Edition, render_back, render_face
 SCENE_KINDS: tuple[str, ...] = (
     "game", "scatter", "closeup", "rack",
     "rack_front", "rack_above", "rack_angle", "empty", "packed", "fill", "texture", "inks", "rack_wood",
-    "stacked_rows",
+    "stacked_rows", "tile_box",
 )
 # The first four kinds (real-dev's kind of scene) make about 35 % of the default mix; the rest are the
 # scenes that fooled the reader on new photos (issue 11).
 # rack_wood (wooden racks, most of them single-tier) and stacked_rows (short rows under each other, no rack)
 # are rendered only when asked for (`--kind rack_wood`): their weight 0 leaves the default mix, and so every
-# seed's scenes, as they were.
-_KIND_WEIGHTS = np.array([0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05, 0.0, 0.0])
+# seed's scenes, as they were. So is tile_box (tiles lying in the game's box, no rack; thirty-fifth session).
+_KIND_WEIGHTS = np.array(
+    [0.14, 0.06, 0.05, 0.10, 0.10, 0.09, 0.09, 0.08, 0.08, 0.07, 0.09, 0.05, 0.0, 0.0, 0.0]
+)
 
 _TEXTURED_SHARE = {
     "game": 0.2, "scatter": 0.2, "closeup": 0.2, "rack": 0.2, "rack_front": 0.3, "rack_above": 0.3,
     "rack_angle": 0.3, "empty": 0.75, "packed": 0.3, "fill": 0.3, "texture": 1.0, "inks": 0.2,
-    "rack_wood": 0.3, "stacked_rows": 0.3,
+    "rack_wood": 0.3, "stacked_rows": 0.3, "tile_box": 0.3,
 }
 """Chance that a kind's table is one of the strongly textured surfaces."""
 
@@ -61,6 +63,7 @@ edge-on cannot be read."""
 BACKGROUND = -1
 RACK_BODY = -100  # owner value of rack r's plastic: RACK_BODY - r
 FACE_DOWN = -2000  # owner value of face-down tile k: FACE_DOWN - k
+CONTAINER = -50  # owner value of the tiles' box (`tile_box`)
 
 
 @dataclass
@@ -305,6 +308,7 @@ class _Painter:
             solids.append(np.concatenate([t.corners, t.corners - t.normal * lay.TILE_THICKNESS]))
         for rack in layout.racks:
             solids.extend(b.corners for b in rack.boxes_behind + rack.boxes_front)
+        solids.extend(b.corners for b in layout.containers)
         for pts in solids:
             ground = pts - light[None, :] * (pts[:, 2:3] / max(0.2, light[2]))
             ground[:, 2] = 0.0
@@ -327,7 +331,7 @@ def _pick_kind(rng: np.random.Generator, kind: str | None) -> str:
 
 
 def _layout_points(layout: lay.Layout) -> np.ndarray:
-    pts = [t.corners for t in layout.tiles + layout.face_down]
+    pts = [t.corners for t in layout.tiles + layout.face_down] + [b.corners for b in layout.containers]
     for rack in layout.racks:
         pts.extend(b.corners for b in rack.boxes_behind)
     if layout.focus is not None:
@@ -512,6 +516,7 @@ _BUILDERS = {
     "inks": lay.game_layout,
     "rack_wood": lay.wooden_rack_layout,
     "stacked_rows": lay.stacked_rows_layout,
+    "tile_box": lay.tile_box_layout,
 }
 
 
@@ -573,6 +578,8 @@ def render_scene(
     for r, rack in enumerate(layout.racks):
         center = np.concatenate([b.corners for b in rack.boxes_behind]).mean(axis=0)
         items.append(((0, -float(camera.depth(center[None])[0])), "rack", r))
+    for b in layout.containers:  # the box the tiles lie in, under them
+        painter.box(b, CONTAINER)
     for _, what, i in sorted(items, key=lambda it: it[0]):
         if what == "tile":
             painter.tile(i, layout.tiles[i])
@@ -625,6 +632,10 @@ def render_scene(
         if obj is not None:
             truth.objects.append(obj)
     truth.objects += [{"kind": name, "box": [round(v, 2) for v in box]} for name, box in found]
+    if layout.containers:
+        corners = camera.project(np.concatenate([b.corners for b in layout.containers]))
+        low, high = corners.min(axis=0).clip(0, None), np.minimum(corners.max(axis=0), [width, height])
+        truth.objects.append({"kind": "tile_box", "box": [round(float(v), 2) for v in (*low, *high)]})
     return (img * 255.0 + 0.5).astype(np.uint8), truth
 
 

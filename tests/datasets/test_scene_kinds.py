@@ -155,7 +155,7 @@ def test_texture_kind_lies_on_textured_cloths_with_distractors() -> None:
 def test_default_mix_is_about_a_third_old_kinds() -> None:
     rng = np.random.default_rng(0)
     picks = [_pick_kind(rng, None) for _ in range(3000)]
-    assert set(picks) == set(SCENE_KINDS) - {"rack_wood", "stacked_rows"}  # these two only when asked for
+    assert set(picks) == set(SCENE_KINDS) - {"rack_wood", "stacked_rows", "tile_box"}  # only when asked for
     old = sum(p in OLD_KINDS for p in picks) / len(picks)
     assert 0.3 < old < 0.4
     assert len(_KIND_WEIGHTS) == len(SCENE_KINDS)
@@ -241,3 +241,21 @@ def test_stacked_rows_are_short_rows_under_each_other_with_no_rack() -> None:
         centres = [np.mean([truth.tiles[i].corners.mean(axis=0) for i in m], axis=0) for m in truth.sets]
         gaps = [float(np.linalg.norm(b - a)) for a, b in zip(centres, centres[1:], strict=False)]
         assert max(gaps) < 3.5 * height  # the rows lie close under each other, as on a rack
+
+
+def test_tiles_in_their_box_lie_inside_it_on_no_rack() -> None:
+    # Thirty-fifth session (issue 37): the outside check's false racks included tiles in the game's box.
+    inside = outside = 0
+    for index in range(6):
+        _, truth = render_scene(np.random.default_rng([35, index]), long_side=640, kind="tile_box")
+        assert not truth.racks and not truth.rack_boxes, "the box is no rack"
+        boxes = [o["box"] for o in truth.objects if o["kind"] == "tile_box"]
+        assert len(boxes) == 1
+        assert not any(t.on_rack for t in truth.tiles)
+        for t in truth.tiles:
+            if t.labelled and t.set_index is None:
+                assert _inside(t.box, boxes[0], slack=2.0), (index, t.box, boxes[0])
+                inside += 1
+            elif t.labelled:
+                outside += 1
+    assert inside >= 20 and outside >= 1  # tiles in the box, and sets on the table beside it in some scenes
