@@ -26,6 +26,7 @@ class PlacedTile:
     on_rack: bool = False
     set_index: int | None = None
     rack_index: int | None = None
+    in_box: bool = False  # lying in the game's box (`tile_box_layout`)
 
 
 @dataclass
@@ -641,6 +642,7 @@ def tile_box_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layo
     for placed in loose.tiles:
         placed.corners[:, :2] = placed.corners[:, :2] @ rot[:2, :2].T
         placed.corners[:, 2] += floor
+        placed.in_box = True
     down = rng.random(len(loose.tiles)) < rng.uniform(0.1, 0.6)
     layout.tiles = [t for t, d in zip(loose.tiles, down, strict=True) if not d]
     layout.face_down = [t for t, d in zip(loose.tiles, down, strict=True) if d]

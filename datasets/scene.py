@@ -80,6 +80,7 @@ class TileTruth:
     visible_fraction: float
     facing: float  # cosine between the face's normal and the direction to the camera
     labelled: bool
+    in_box: bool = False  # lying in the game's box (`tile_box`): neither on the table nor on a rack
 
     @property
     def class_id(self) -> int:
@@ -99,6 +100,7 @@ class TileTruth:
             "visible_fraction": round(self.visible_fraction, 3),
             "facing": round(self.facing, 3),
             "labelled": self.labelled,
+            **({"in_box": True} if self.in_box else {}),  # only where true: other files as they were
         }
 
 
@@ -764,4 +766,5 @@ def _tile_truth(
         visible_fraction=visible,
         facing=facing,
         labelled=labelled,
+        in_box=placed.in_box,
     )

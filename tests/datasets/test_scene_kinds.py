@@ -253,7 +253,9 @@ def test_tiles_in_their_box_lie_inside_it_on_no_rack() -> None:
         assert len(boxes) == 1
         assert not any(t.on_rack for t in truth.tiles)
         for t in truth.tiles:
-            if t.labelled and t.set_index is None:
+            assert t.in_box == (t.set_index is None)  # loose tiles lie in the box, sets beside it
+            assert t.to_json().get("in_box", False) == t.in_box
+            if t.labelled and t.in_box:
                 assert _inside(t.box, boxes[0], slack=2.0), (index, t.box, boxes[0])
                 inside += 1
             elif t.labelled:
