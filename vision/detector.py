@@ -38,12 +38,6 @@ and its threshold is chosen with the weights, `vision.training.detector --rack-c
 RACK_PART_CONFIDENCE = 0.1
 """Rack boxes scoring this much take part in the joining: the detector often sees a long rack as two or
 three overlapping parts (its left and right halves, one tier), each scored low."""
-SURE_RACK_CHECK = 0.95
-"""A rack the detector scores under its rack threshold (down to `RACK_PART_CONFIDENCE`) is still a rack where
-the rack check scores it this much (thirty-fifth session: tuning rack renders seed 8800, a rack from the front
-and a wooden one, 30 tiles, scored 0.22 and 0.25 by the detector and 0.998 and 1.0 by the check; no box on a
-rack-free real-dev photo, in six lights at two sizes, scores over 0.83 there). Without a rack check, no such
-box is a rack.)"""
 RACK_PART_OVERLAP = 0.2
 """Two rack boxes are parts of one rack when their overlap is this share of the smaller one ..."""
 RACK_PART_BAND = 0.5
@@ -766,13 +760,10 @@ class TileDetector:
             rack_boxes, rack_scores, _ = self._boxes_of(
                 rows, self.rack_class, min(RACK_PART_CONFIDENCE, self.rack_confidence), geometry, frame_hw
             )
-            racks = join_rack_parts(rack_boxes, rack_scores, keep_above=min(RACK_PART_CONFIDENCE,
-                                                                             self.rack_confidence))
-            sure = racks[1] >= self.rack_confidence
+            racks = join_rack_parts(rack_boxes, rack_scores, keep_above=self.rack_confidence)
             if self.rack_check is not None and image is not None and len(racks[0]):
-                chance = self.rack_check.scores(image, racks[0])
-                sure = chance >= np.where(sure, self.rack_check.threshold, SURE_RACK_CHECK)
-            racks = (racks[0][sure], racks[1][sure])
+                is_rack = self.rack_check.scores(image, racks[0]) >= self.rack_check.threshold
+                racks = (racks[0][is_rack], racks[1][is_rack])
         found_racks = racks is not None and len(racks[0]) > 0
         lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold
         lowest = min(lowest, self.row_tile_confidence, FAINT_TILE_FROM)

@@ -3,8 +3,7 @@
 1. decode: the file read and decoded within a shared server's limits, a 48 MP photo at half size
    (`vision.frames`);
 2. detect: boxes of tiles and racks, the detector and its extra looks (`vision.detector`), each rack box
-   checked by a second network that tells a rack from tiles lying on the table (`vision.rack_check`; a box
-   the detector scores under its rack threshold is a rack only where that network is sure of it);
+   checked by a second network that tells a rack from tiles lying on the table (`vision.rack_check`);
 3. classify: each box's face read, number, colour and up, the colour against the photo's own inks (a dark
    blue read black among black tiles is blue); "not a tile" and what is surely no tile left out
    (`vision.classifier`, `vision.inks`, `vision.confidence`);

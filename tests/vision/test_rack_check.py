@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from datasets.render import render_indexed
-from vision.detector import RACK_PART_CONFIDENCE, SURE_RACK_CHECK, TileDetector, letterbox
+from vision.detector import TileDetector, letterbox
 from vision.onnx_models import ModelLoadError
 from vision.rack_check import (
     RACK_CHECK_HEIGHT,
@@ -78,18 +78,6 @@ class _SaysNoRack:
         return np.zeros(len(boxes), np.float32)
 
 
-class _Scores:
-    """A rack check that gives every box the same score."""
-
-    threshold = 0.6
-
-    def __init__(self, score: float) -> None:
-        self.score = score
-
-    def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        return np.full(len(boxes), self.score, np.float32)
-
-
 def test_a_rack_box_the_check_calls_no_rack_is_dropped_with_the_faint_tiles_it_let_in() -> None:
     detector = TileDetector(threads=1, rack_check=None)
     geometry = letterbox(np.zeros((320, 320, 3), np.uint8), 320)[1]  # input pixels = frame pixels
@@ -106,31 +94,6 @@ def test_a_rack_box_the_check_calls_no_rack_is_dropped_with_the_faint_tiles_it_l
     assert len(dropped.rack_xyxy) == 0 and len(dropped) == 1
     # Without the image nothing is checked.
     assert len(checked.postprocess(rows, geometry, (320, 320)).rack_xyxy) == 1
-
-
-@pytest.mark.parametrize(("detector_score", "check_score", "is_rack"), [
-    (0.8, 0.61, True),  # over the detector's rack threshold: the check's own threshold
-    (0.8, 0.59, False),
-    (0.2, 0.90, False),  # under it: only where the check is sure
-    (0.2, 0.96, True),
-    (RACK_PART_CONFIDENCE - 0.02, 0.99, False),  # under the parts' floor: never looked at
-])
-def test_a_rack_the_detector_scores_low_is_a_rack_where_the_check_is_sure(
-    detector_score: float, check_score: float, is_rack: bool
-) -> None:
-    # Thirty-fifth session: a rack from the front and a wooden rack of the tuning renders (seed 8800) scored
-    # 0.22 and 0.25 by the detector and 0.998 and 1.0 by the check.
-    detector = TileDetector(threads=1, rack_check=None)
-    detector.rack_confidence = 0.25
-    assert RACK_PART_CONFIDENCE < 0.2 < detector.rack_confidence and 0.90 < SURE_RACK_CHECK < 0.96
-    geometry = letterbox(np.zeros((320, 320, 3), np.uint8), 320)[1]
-    rows = np.zeros((1, 6, 1), np.float32)
-    rows[0, :, 0] = [160, 200, 300, 90, 0.0, detector_score]
-    detector.rack_check = _Scores(check_score)
-    found = detector.postprocess(rows, geometry, (320, 320), image=np.zeros((320, 320, 3), np.uint8))
-    assert len(found.rack_xyxy) == int(is_rack)
-    # Without a check (or without the picture to check) a rack needs the detector's own threshold.
-    assert len(detector.postprocess(rows, geometry, (320, 320)).rack_xyxy) == int(detector_score >= 0.25)
 
 
 def _envelope(boxes: np.ndarray) -> np.ndarray:
