@@ -16,7 +16,8 @@
 # linked, not made again), LEAVE_OUT (a render folder neither made nor trained on), STAGE=data (stop
 # before training), TRAIN_FLAGS (added to the training command, later flags win), RESUME_FLAGS and
 # SEED_SHIFT (added to every render seed: new scenes of the same kinds; default 0, the runs above) and
-# RENDER_FLAGS (added to every render command; thirty-fourth session: --harsh-light 0.1).
+# RENDER_FLAGS (added to every render command; thirty-fourth session: --harsh-light 0.1) and TILE_BOX=1
+# (thirty-fifth session: 300 renders of tiles lying in the game's box, a kind no rack is labelled in).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 R=${RUN:-/work/runs/models-v26}
@@ -48,6 +49,7 @@ render game 120 143 --kind game
 render rack_front 150 147 --kind rack_front
 render rack_wood 60 161 --kind rack_wood
 render rack_wood_more 240 175 --kind rack_wood  # new: wooden racks were not found (tuning renders seed 8800: 14 of 40)
+[ "${TILE_BOX:-0}" = 0 ] || render tile_box 300 176 --kind tile_box  # thirty-fifth session: tiles in the box
 [ -d /work/runs/real-dev-train ] || bash docs/experiments/scripts-s14/split-real-dev.sh
 [ -f $R/real-tiles/labels/000799.txt ] || nice -n 15 $PY -m datasets.real_tiles $R/real-tiles \
   --photos /work/runs/real-dev-train --count 800 --seed 2501
