@@ -189,6 +189,13 @@ def _rack_color(rng: np.random.Generator, style: str) -> np.ndarray:
     return np.array([v] * 3) * np.array([rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.1), rng.uniform(0.8, 1.2)])
 
 
+def _world_box(bounds: tuple[float, ...], rot: np.ndarray, origin: np.ndarray, color: np.ndarray) -> Box:
+    """The box x0..x1, y0..y1, z0..z1 of a local frame (turned by `rot`, placed at `origin`) in the world."""
+    x0, x1, y0, y1, z0, z1 = bounds
+    pts = np.array([[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float)
+    return Box(corners=pts @ rot.T + origin, color=np.clip(color, 0, 1))
+
+
 def add_rack(
     layout: Layout,
     rows: list[list[Tile | None]],
@@ -218,8 +225,7 @@ def add_rack(
         return p @ rot.T + o
 
     def box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, shade: float) -> Box:
-        pts = np.array([[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float)
-        return Box(corners=world(pts), color=np.clip(color * shade, 0, 1))
+        return _world_box((x0, x1, y0, y1, z0, z1), rot, o, color * shade)
 
     step_h = rng.uniform(0.4, 0.55)
     behind = [
@@ -625,8 +631,7 @@ def tile_box_layout(rng: np.random.Generator, deck: Deck, aspect: float) -> Layo
     color = _rack_color(rng, str(rng.choice(RACK_STYLES + ("wood",), p=[0.35, 0.2, 0.2, 0.1, 0.15])))
 
     def box(x0: float, x1: float, y0: float, y1: float, z0: float, z1: float, shade: float) -> Box:
-        pts = np.array([[x, y, z] for z in (z0, z1) for y in (y0, y1) for x in (x0, x1)], float)
-        return Box(corners=pts @ rot.T, color=np.clip(color * shade, 0, 1))
+        return _world_box((x0, x1, y0, y1, z0, z1), rot, np.zeros(3), color * shade)
 
     hx, hy = length / 2, width / 2
     layout.containers = [

@@ -636,7 +636,7 @@ def render_scene(
     truth.objects += [{"kind": name, "box": [round(v, 2) for v in box]} for name, box in found]
     if layout.containers:
         corners = camera.project(np.concatenate([b.corners for b in layout.containers]))
-        low, high = corners.min(axis=0).clip(0, None), np.minimum(corners.max(axis=0), [width, height])
+        low, high = (np.clip(c, 0, [width, height]) for c in (corners.min(axis=0), corners.max(axis=0)))
         truth.objects.append({"kind": "tile_box", "box": [round(float(v), 2) for v in (*low, *high)]})
     return (img * 255.0 + 0.5).astype(np.uint8), truth
 

@@ -762,7 +762,7 @@ class TileDetector:
             )
             racks = join_rack_parts(rack_boxes, rack_scores, keep_above=self.rack_confidence)
             if self.rack_check is not None and image is not None and len(racks[0]):
-                is_rack = self.rack_check.scores(image, racks[0]) >= self.rack_check.threshold
+                is_rack = self.rack_check.racks(image, racks[0])
                 racks = (racks[0][is_rack], racks[1][is_rack])
         found_racks = racks is not None and len(racks[0]) > 0
         lowest = min(threshold, self.rack_tile_confidence) if found_racks else threshold

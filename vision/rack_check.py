@@ -75,6 +75,10 @@ class RackCheck:
         (logits,) = self.session.run(None, {self.input_name: batch})
         return (1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64).reshape(-1)))).astype(np.float32)
 
+    def racks(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m,) bool: which boxes are racks."""
+        return self.scores(image, boxes) >= self.threshold
+
 
 @cache
 def load_rack_check(threads: int = 1) -> RackCheck | None:

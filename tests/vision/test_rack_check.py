@@ -74,8 +74,8 @@ def test_the_shipped_rack_check_scores_each_box_between_0_and_1(shipped: RackChe
 class _SaysNoRack:
     threshold = 0.5
 
-    def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        return np.zeros(len(boxes), np.float32)
+    def racks(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        return np.zeros(len(boxes), bool)
 
 
 def test_a_rack_box_the_check_calls_no_rack_is_dropped_with_the_faint_tiles_it_let_in() -> None:

@@ -8,7 +8,7 @@ together.
 
 Photos: a folder with images/, or FOLDER:SCALE for its photos resized by SCALE (no rack in any: real-dev).
 Scenes: render folders (truth per scene). One row a box: set, image, detector score, check score, and for
-scenes the share of the box's area over labelled rack tiles' boxes (0 for photos).
+scenes how many rack tiles have their centre inside the box (0 for photos).
 """
 
 from __future__ import annotations
