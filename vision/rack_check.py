@@ -88,3 +88,68 @@ def load_rack_check(threads: int = 1) -> RackCheck | None:
         return RackCheck(threads=threads)
     except ModelLoadError:
         return None
+
+
+# -- a tile's stance: standing on a rack, or lying on the table ---------------------------------------------
+
+TILE_STANCE_MODEL = "tile_stance.onnx"
+TILE_STANCE_SIZE = 48
+"""The square crop the stance network sees: the tile in the middle of its surroundings, resized to this."""
+TILE_STANCE_CONTEXT = 2.2
+"""The crop's side as a multiple of the tile box's longer side: enough to show the rack's bar under a standing
+tile, or the table all round a lying one."""
+
+
+def tile_crop(image: np.ndarray, box: np.ndarray | tuple[float, ...]) -> np.ndarray:
+    """(S, S, 3) uint8: a square around the tile box (pixels, x1 y1 x2 y2), `TILE_STANCE_CONTEXT` times its
+    longer side, not turned (a standing tile's up is the frame's), resized to `TILE_STANCE_SIZE`. Parts
+    outside the frame are grey."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    half = TILE_STANCE_CONTEXT * max(x2 - x1, y2 - y1, 1.0) / 2
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    scale = TILE_STANCE_SIZE / (2 * half)
+    to_crop = np.array([[scale, 0.0, (half - cx) * scale], [0.0, scale, (half - cy) * scale]], np.float64)
+    area = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    size = (TILE_STANCE_SIZE, TILE_STANCE_SIZE)
+    return cv2.warpAffine(np.ascontiguousarray(image[:, :, :3]), to_crop, size, flags=area,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128))
+
+
+class TileStance:
+    """The shipped stance network; `standing` says which tiles a rack box holds stand on a rack (a run lying
+    on the table in front of a rack, inside its box, does not)."""
+
+    def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
+        self.path = Path(path) if path is not None else model_path(TILE_STANCE_MODEL)
+        if not self.path.is_file():
+            raise ModelLoadError(f"tile stance model not found: {self.path}")
+        self.session = onnx_session(self.path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        try:
+            self.threshold = float(meta.get("tile_stance", DEFAULT_RACK_CHECK))
+        except ValueError as exc:
+            raise ModelLoadError(f"{self.path}: metadata tile_stance is no number: {exc}") from exc
+
+    def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m,) float: the chance that each tile box stands on a rack."""
+        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+        if not len(boxes):
+            return np.zeros(0, np.float32)
+        crops = np.asarray([tile_crop(image, box) for box in boxes], np.uint8)
+        batch = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        (logits,) = self.session.run(None, {self.input_name: batch})
+        return (1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64).reshape(-1)))).astype(np.float32)
+
+    def standing(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m,) bool: which tiles stand on a rack."""
+        return self.scores(image, boxes) >= self.threshold
+
+
+@cache
+def load_tile_stance(threads: int = 1) -> TileStance | None:
+    """The shipped stance network, loaded once per process, or None where no model file is shipped."""
+    try:
+        return TileStance(threads=threads)
+    except ModelLoadError:
+        return None

@@ -196,7 +196,9 @@ def _network() -> Any:
     )
 
 
-def _augmented(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _augmented(crops: np.ndarray, rng: np.random.Generator, turns: bool = True) -> np.ndarray:
+    """Crops with light, colour, blur and noise changed, mirrored; with `turns`, a quarter of them turned
+    half round (a rack seen from its far side)."""
     out = crops.astype(np.float32)
     n = len(out)
     out *= rng.uniform(0.6, 1.4, (n, 1, 1, 1))  # light
@@ -211,7 +213,7 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out[veil] = out[veil] * (1 - amount) + amount * rng.uniform(140, 240, (int(veil.sum()), 1, 1, 1))
     flip = rng.random(n) < 0.5
     out[flip] = out[flip, :, ::-1]
-    turn = rng.random(n) < 0.25  # a rack seen from its far side
+    turn = rng.random(n) < (0.25 if turns else 0.0)
     out[turn] = out[turn, ::-1, ::-1]
     for k in np.flatnonzero(rng.random(n) < 0.3):
         out[k] = cv2.GaussianBlur(out[k], (0, 0), float(rng.uniform(0.5, 1.5)))
@@ -284,18 +286,19 @@ def _scores(net: Any, crops: np.ndarray) -> np.ndarray:
     return torch.sigmoid(logits).numpy()
 
 
-def _export(net: Any, path: Path, threshold: float) -> None:
+def _export(net: Any, path: Path, threshold: float, key: str = "rack_check",
+            size: tuple[int, int] = (RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH)) -> None:
     import onnx
     import torch
 
     net.eval()
-    dummy = torch.zeros(1, 3, RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH)
+    dummy = torch.zeros(1, 3, *size)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, dummy, str(path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     model = onnx.load(str(path))
     entry = model.metadata_props.add()
-    entry.key, entry.value = "rack_check", f"{threshold:.4f}"
+    entry.key, entry.value = key, f"{threshold:.4f}"
     onnx.save(model, str(path))
 
 
