@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from datasets.render import render_indexed
-from vision.detections import share_inside
-from vision.layout import LayoutParams, rebuild
+from vision.detections import Detections, share_inside
+from vision.layout import STANDING_SURE, LayoutParams, _with_standing_racks, rebuild
 from vision.onnx_models import ModelLoadError
 from vision.rack_check import (
     TILE_STANCE_CONTEXT,
@@ -140,3 +141,42 @@ def test_collect_names_each_rendered_tile_standing_or_lying(tmp_path: Path) -> N
     lying_cut = int((crops["labels"] == 0).sum())
     assert min(lying, 1) <= lying_cut <= lying
     assert not crops["real"].any()
+
+
+def _detections(boxes: list[tuple[float, float, float, float]], racks: list[tuple[float, ...]]) -> Detections:
+    return Detections(xyxy=np.asarray(boxes, np.float32).reshape(-1, 4), confidence=np.full(len(boxes), 0.9),
+                      rack_xyxy=np.asarray(racks, np.float32).reshape(-1, 4))
+
+
+def test_tiles_surely_standing_on_no_found_rack_stand_on_a_rack_of_their_own() -> None:
+    row = [(100 + 40 * k, 100, 136 + 40 * k, 150) for k in range(3)]
+    far = [(600, 400, 636, 450)]
+    detections = _detections(row + far, [])
+    sure = np.array([1.0, 1.0, 1.0, 1.0])
+    racks, quads = _with_standing_racks(detections, sure)
+    assert racks.shape == (1, 4) and quads.shape == (1, 4, 2)
+    assert racks[0].tolist() == [100, 100, 216, 150]  # the three in a row; the far one alone is no rack
+    # Two in a row are too few; a tile scored under STANDING_SURE does not count.
+    doubtful = np.array([1.0, 1.0, STANDING_SURE - 0.01, 1.0])
+    assert len(_with_standing_racks(detections, doubtful)[0]) == 0
+    # Tiles on a rack the detector found are that rack's: no second rack around them.
+    on_found = _detections(row + far, [(90, 90, 230, 160)])
+    racks, quads = _with_standing_racks(on_found, sure)
+    assert len(racks) == 1 and np.isnan(quads).all()
+
+
+def test_a_dark_rack_the_detector_misses_is_found_by_its_standing_tiles() -> None:
+    # Tuning render seed 8900 (hold-out editions), scene 158: a black rack close up on a dark table, seven
+    # tiles standing on it; the detector finds no rack, so every tile went to the table as sets.
+    from vision.reader import TileReader
+
+    image, truth, quality = render_indexed(8900, 158, 1024, None, "holdout")
+    saved = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]  # as the render CLI saves it
+    image = cv2.imdecode(saved, cv2.IMREAD_COLOR)
+    assert sum(t.on_rack for t in truth.tiles if t.labelled) == 7
+    found = TileReader().read(image)
+    assert found.rack_xyxy is not None and len(found.rack_xyxy) == 0
+    size = (image.shape[1], image.shape[0])
+    assert rebuild(found, image_size=size, frame=image, params=LayoutParams(stance_check=False)).racks == ()
+    racks = rebuild(found, image_size=size, frame=image).racks
+    assert len(racks) == 1 and len(racks[0]) >= 6
