@@ -9,9 +9,10 @@
    (`vision.classifier`, `vision.inks`, `vision.confidence`);
 4. place: each tile's place, angle and size, half-turned tiles turned back (`vision.orientation`,
    `vision.layout.place`);
-5. racks: the tiles standing on each rack, in their owner's order, a tile lying inside a rack's box left on
-   the table by a third network that tells a standing tile from a lying one (`vision.layout.rack_groups`,
-   `vision.racks`, `vision.rack_check.TileStance`);
+5. racks: the tiles standing on each rack, in their owner's order; a third network tells a standing tile from
+   a lying one: a tile lying inside a rack's box stays on the table, and a row of tiles surely standing
+   where the detector found no rack is a rack (`vision.layout.rack_groups`, `vision.racks`,
+   `vision.rack_check.TileStance`);
 6. layout: the other tiles in sets in reading order, judged by the rules, doubtful readings corrected
    (`vision.layout.table_sets`, `vision.correction`).
 
