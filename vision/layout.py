@@ -726,40 +726,42 @@ def place(
 
 STANDING_SURE = 0.99
 STANDING_RACK_MIN_TILES = 3
+STANDING_MEMBER = 0.5
 STANDING_LINK = 1.6
-"""Tiles on no rack box the detector found that the stance network scores `STANDING_SURE` or more, at least
-`STANDING_RACK_MIN_TILES` of them each within `STANDING_LINK` tile heights (centre to centre) of the next,
-stand on a rack of their own: a dark rack on a dark table, close up, goes unfound by the detector while its
-tiles plainly stand (tuning renders seed 8900: 36 of the 60 rack tiles left off racks)."""
+"""Tiles on no rack box the detector found that the stance network scores `STANDING_MEMBER` or more, each
+within `STANDING_LINK` tile heights (centre to centre) of the next, stand on a rack of their own where at
+least `STANDING_RACK_MIN_TILES` of them score `STANDING_SURE`: a dark rack close up on a dark table goes
+unfound by the detector while its tiles plainly stand (tuning renders seed 8900: 36 of the 60 rack tiles left
+off racks)."""
 
 
 def _with_standing_racks(detections: Detections, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The detector's rack boxes and corners (`Detections.rack_quads`), and a box around each group of surely
-    standing tiles on none of them."""
+    """The detector's rack boxes and corners (`Detections.rack_quads`), and a box around each group of
+    standing tiles on none of them that holds enough surely standing ones."""
     rack_xyxy = np.asarray(detections.rack_xyxy, np.float64).reshape(-1, 4)
     rack_quad = detections.rack_quads()
     xyxy = np.asarray(detections.xyxy, np.float64)
-    free = scores >= STANDING_SURE
+    free = scores >= STANDING_MEMBER
     if len(rack_xyxy):
         free &= rack_shares(xyxy, rack_xyxy, rack_quad).max(axis=1) < 0.5
-    sure = np.flatnonzero(free)
-    if len(sure) < STANDING_RACK_MIN_TILES:
+    standing = np.flatnonzero(free)
+    if (scores[standing] >= STANDING_SURE).sum() < STANDING_RACK_MIN_TILES:
         return rack_xyxy, rack_quad
-    boxes = xyxy[sure]
+    boxes = xyxy[standing]
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     height = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
     near = np.linalg.norm(centers[:, None] - centers[None], axis=2) <= STANDING_LINK * height
-    group = np.arange(len(sure))
-    for _ in range(len(sure)):  # single linkage: each tile takes the lowest label among its neighbours
-        merged = np.where(near, group[None, :], len(sure)).min(axis=1)
+    group = np.arange(len(standing))
+    for _ in range(len(standing)):  # single linkage: each tile takes the lowest label among its neighbours
+        merged = np.where(near, group[None, :], len(standing)).min(axis=1)
         if (merged == group).all():
             break
         group = merged
     new = []
     for label in np.unique(group):
-        members = boxes[group == label]
-        if len(members) >= STANDING_RACK_MIN_TILES:
-            new.append(np.concatenate([members[:, :2].min(axis=0), members[:, 2:].max(axis=0)]))
+        members = group == label
+        if (scores[standing[members]] >= STANDING_SURE).sum() >= STANDING_RACK_MIN_TILES:
+            new.append(np.concatenate([boxes[members, :2].min(axis=0), boxes[members, 2:].max(axis=0)]))
     if not new:
         return rack_xyxy, rack_quad
     added = np.asarray(new, np.float64)

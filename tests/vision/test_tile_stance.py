@@ -11,7 +11,7 @@ import pytest
 
 from datasets.render import render_indexed
 from vision.detections import Detections, share_inside
-from vision.layout import STANDING_SURE, LayoutParams, _with_standing_racks, rebuild
+from vision.layout import STANDING_MEMBER, STANDING_SURE, LayoutParams, _with_standing_racks, rebuild
 from vision.onnx_models import ModelLoadError
 from vision.rack_check import (
     TILE_STANCE_CONTEXT,
@@ -156,9 +156,17 @@ def test_tiles_surely_standing_on_no_found_rack_stand_on_a_rack_of_their_own() -
     racks, quads = _with_standing_racks(detections, sure)
     assert racks.shape == (1, 4) and quads.shape == (1, 4, 2)
     assert racks[0].tolist() == [100, 100, 216, 150]  # the three in a row; the far one alone is no rack
-    # Two in a row are too few; a tile scored under STANDING_SURE does not count.
+    # Two surely standing are too few: a tile scored under STANDING_SURE links the row but does not count.
     doubtful = np.array([1.0, 1.0, STANDING_SURE - 0.01, 1.0])
     assert len(_with_standing_racks(detections, doubtful)[0]) == 0
+    # A tile scored only STANDING_MEMBER between surely standing ones joins them into one rack; a tile under
+    # it breaks the row.
+    # 45 px apart: 90 px between two tiles with one between them, over the link (1.6 x 50 px)
+    five = _detections([(100 + 45 * k, 100, 136 + 45 * k, 150) for k in range(5)], [])
+    linked = np.array([1.0, 1.0, STANDING_MEMBER, 1.0, 1.0])
+    assert _with_standing_racks(five, linked)[0].tolist() == [[100, 100, 316, 150]]
+    broken = np.array([1.0, 1.0, STANDING_MEMBER - 0.01, 1.0, 1.0])
+    assert len(_with_standing_racks(five, broken)[0]) == 0
     # Tiles on a rack the detector found are that rack's: no second rack around them.
     on_found = _detections(row + far, [(90, 90, 230, 160)])
     racks, quads = _with_standing_racks(on_found, sure)
