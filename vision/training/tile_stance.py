@@ -12,11 +12,11 @@ the table tiles).
 
 `collect` cuts a crop around each tile (`vision.rack_check.tile_crop`, the tile's box moved a little as a
 detector's would be), named by the truth: a render's labelled tiles (every tile standing on a rack, every
-tile lying within a rack box or near it, and a few of the others), a real rack photo's tiles (standing) and a
-real table photo's (lying). `train` fits the rack check's small network on them (`vision.training.rack_check`:
-light, colour, blur and mirroring changed on the fly, never turned upside down: a standing tile's bar is
-below it), and exports it with its threshold (`tile_stance` in the metadata: the score that keeps
-`--keep-standing` of the validation's standing tiles).
+tile lying within a rack box or near it or in the game's box, and a few of the others), a real rack photo's
+tiles (standing) and a real table photo's (lying). `train` fits the rack check's small network on them
+(`vision.training.rack_check`: light, colour, blur and mirroring changed on the fly, never turned upside
+down: a standing tile's bar is below it), and exports it with its threshold (`tile_stance` in the metadata:
+the score that keeps `--keep-standing` of the validation's standing tiles).
 """
 
 from __future__ import annotations
@@ -91,7 +91,8 @@ def collect(args: argparse.Namespace) -> int:
                     continue
                 height = min(box[2] - box[0], box[3] - box[1])
                 grown = box + NEAR_A_RACK * height * np.array([-1, -1, 1, 1])
-                if len(racks) and share_inside(grown[None], racks)[0].max() > 0:
+                near = len(racks) and share_inside(grown[None], racks)[0].max() > 0
+                if tile.get("in_box", False) or near:
                     out.add(image, _jittered(box, rng), 0, False, source)
                 else:
                     others.append(box)
