@@ -51,29 +51,41 @@ def crops_to_input(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
-class RackCheck:
-    """The shipped rack check; `scores` gives each rack box's chance of being a rack."""
+class _CropNetwork:
+    """A small shipped network that scores a crop cut around each box; its threshold is in the model file's
+    metadata (`metadata_key`)."""
+
+    model_file = RACK_CHECK_MODEL
+    metadata_key = "rack_check"
+    name = "rack check"
 
     def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
-        self.path = Path(path) if path is not None else model_path(RACK_CHECK_MODEL)
+        self.path = Path(path) if path is not None else model_path(self.model_file)
         if not self.path.is_file():
-            raise ModelLoadError(f"rack check model not found: {self.path}")
+            raise ModelLoadError(f"{self.name} model not found: {self.path}")
         self.session = onnx_session(self.path, threads)
         self.input_name = self.session.get_inputs()[0].name
         meta = self.session.get_modelmeta().custom_metadata_map
         try:
-            self.threshold = float(meta.get("rack_check", DEFAULT_RACK_CHECK))
+            self.threshold = float(meta.get(self.metadata_key, DEFAULT_RACK_CHECK))
         except ValueError as exc:
-            raise ModelLoadError(f"{self.path}: metadata rack_check is no number: {exc}") from exc
+            raise ModelLoadError(f"{self.path}: metadata {self.metadata_key} is no number: {exc}") from exc
+
+    def batch(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(m, 3, H, W) float32: the network's input for each box."""
+        return crops_to_input([rack_crop(image, box) for box in boxes])
 
     def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(m,) float: the chance that each box (pixels, x1 y1 x2 y2) in `image` (BGR) is a rack."""
+        """(m,) float: each box's (pixels, x1 y1 x2 y2, in `image`, BGR) score between 0 and 1."""
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         if not len(boxes):
             return np.zeros(0, np.float32)
-        batch = crops_to_input([rack_crop(image, box) for box in boxes])
-        (logits,) = self.session.run(None, {self.input_name: batch})
+        (logits,) = self.session.run(None, {self.input_name: self.batch(image, boxes)})
         return (1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64).reshape(-1)))).astype(np.float32)
+
+
+class RackCheck(_CropNetwork):
+    """The shipped rack check; `scores` gives each rack box's chance of being a rack."""
 
     def racks(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(m,) bool: which boxes are racks."""
@@ -115,35 +127,18 @@ def tile_crop(image: np.ndarray, box: np.ndarray | tuple[float, ...]) -> np.ndar
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(128, 128, 128))
 
 
-class TileStance:
-    """The shipped stance network; `standing` says which tiles a rack box holds stand on a rack (a run lying
-    on the table in front of a rack, inside its box, does not)."""
+class TileStance(_CropNetwork):
+    """The shipped stance network; `scores` gives each tile box's chance of standing on a rack (a run lying
+    on the table in front of a rack, inside its box, does not); a tile a rack box holds stays on it from
+    `threshold`."""
 
-    def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
-        self.path = Path(path) if path is not None else model_path(TILE_STANCE_MODEL)
-        if not self.path.is_file():
-            raise ModelLoadError(f"tile stance model not found: {self.path}")
-        self.session = onnx_session(self.path, threads)
-        self.input_name = self.session.get_inputs()[0].name
-        meta = self.session.get_modelmeta().custom_metadata_map
-        try:
-            self.threshold = float(meta.get("tile_stance", DEFAULT_RACK_CHECK))
-        except ValueError as exc:
-            raise ModelLoadError(f"{self.path}: metadata tile_stance is no number: {exc}") from exc
+    model_file = TILE_STANCE_MODEL
+    metadata_key = "tile_stance"
+    name = "tile stance"
 
-    def scores(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(m,) float: the chance that each tile box stands on a rack."""
-        boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-        if not len(boxes):
-            return np.zeros(0, np.float32)
+    def batch(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         crops = np.asarray([tile_crop(image, box) for box in boxes], np.uint8)
-        batch = np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        (logits,) = self.session.run(None, {self.input_name: batch})
-        return (1.0 / (1.0 + np.exp(-np.asarray(logits, np.float64).reshape(-1)))).astype(np.float32)
-
-    def standing(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(m,) bool: which tiles stand on a rack."""
-        return self.scores(image, boxes) >= self.threshold
+        return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
 @cache

@@ -24,7 +24,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +222,23 @@ def _augmented(crops: np.ndarray, rng: np.random.Generator, turns: bool = True) 
 
 
 def train(args: argparse.Namespace) -> int:
+    net, threshold = fit(args, keep=args.keep_racks)
+    _export(net, Path(args.out), threshold)
+    print(f"{args.out}: threshold {threshold:.3f}")
+    return 0
+
+
+def fit(
+    args: argparse.Namespace,
+    to_input: Callable[[np.ndarray], np.ndarray] = crops_to_input,
+    turns: bool = True,
+    kinds: tuple[str, str] = ("racks", "no racks"),
+    keep: float | None = None,
+) -> tuple[Any, float]:
+    """The network trained on `args.crops` (`.npz` files of `crops`, `labels`, `real`), validated each epoch
+    on `args.val`, and its threshold: the score that keeps `keep` of the validation's positives (else 0.5).
+    `to_input` makes the network's input of a batch of crops; `turns`: see `_augmented`; `kinds` names the
+    positives and the negatives in the log."""
     import torch
 
     torch.manual_seed(args.seed)
@@ -239,7 +256,7 @@ def train(args: argparse.Namespace) -> int:
     val = [np.load(p) for p in args.val]
     val_crops = np.concatenate([p["crops"] for p in val]) if val else np.zeros((0,), np.uint8)
     val_labels = np.concatenate([p["labels"] for p in val]) if val else np.zeros(0)
-    print(f"train {len(labels)} crops ({int(labels.sum())} racks, {int(real.sum())} real), "
+    print(f"train {len(labels)} crops ({int(labels.sum())} {kinds[0]}, {int(real.sum())} real), "
           f"val {len(val_labels)}", flush=True)
     net = _network()
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -252,7 +269,7 @@ def train(args: argparse.Namespace) -> int:
         total, started = 0.0, time.monotonic()
         for start in range(0, len(order), args.batch):
             batch = order[start:start + args.batch]
-            x = torch.from_numpy(crops_to_input(_augmented(crops[batch], rng).astype(np.uint8)))
+            x = torch.from_numpy(to_input(_augmented(crops[batch], rng, turns).astype(np.uint8)))
             logits = net(x).reshape(-1)
             losses = loss_of(logits, torch.from_numpy(labels[batch]))
             loss = (losses * torch.from_numpy(weights[batch])).mean()
@@ -263,25 +280,24 @@ def train(args: argparse.Namespace) -> int:
             total += float(loss.detach()) * len(batch)
         line = f"epoch {epoch}: loss {total / len(labels):.4f} ({time.monotonic() - started:.0f} s)"
         if len(val_labels):
-            scores = _scores(net, val_crops)
-            line += f"; val racks kept {np.mean(scores[val_labels == 1] >= 0.5):.3f}, " \
-                    f"no racks dropped {np.mean(scores[val_labels == 0] < 0.5):.3f}"
+            scores = _scores(net, val_crops, to_input)
+            line += f"; val {kinds[0]} kept {np.mean(scores[val_labels == 1] >= 0.5):.3f}, " \
+                    f"{kinds[1]} dropped {np.mean(scores[val_labels == 0] < 0.5):.3f}"
         print(line, flush=True)
     threshold = 0.5
-    if len(val_labels) and args.keep_racks is not None:
-        rack_scores = np.sort(_scores(net, val_crops)[val_labels == 1])
-        threshold = float(min(0.5, rack_scores[int((1 - args.keep_racks) * len(rack_scores))]))
-    _export(net, Path(args.out), threshold)
-    print(f"{args.out}: threshold {threshold:.3f}")
-    return 0
+    if len(val_labels) and keep is not None:
+        positive = np.sort(_scores(net, val_crops, to_input)[val_labels == 1])
+        threshold = float(min(0.5, positive[int((1 - keep) * len(positive))]))
+    return net, threshold
 
 
-def _scores(net: Any, crops: np.ndarray) -> np.ndarray:
+def _scores(net: Any, crops: np.ndarray,
+            to_input: Callable[[np.ndarray], np.ndarray] = crops_to_input) -> np.ndarray:
     import torch
 
     net.eval()
     with torch.no_grad():
-        logits = torch.cat([net(torch.from_numpy(crops_to_input(crops[k:k + 256]))).reshape(-1)
+        logits = torch.cat([net(torch.from_numpy(to_input(crops[k:k + 256]))).reshape(-1)
                             for k in range(0, len(crops), 256)])
     return torch.sigmoid(logits).numpy()
 

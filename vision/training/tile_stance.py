@@ -33,7 +33,7 @@ import numpy as np
 from vision.detections import share_inside
 from vision.evaluation.reading import image_files
 from vision.rack_check import TILE_STANCE_SIZE, tile_crop
-from vision.training.rack_check import _augmented, _export, _network, _real_photos
+from vision.training.rack_check import _export, _real_photos, fit
 
 BOX_JITTER = 0.05
 """Standard deviation of a tile box's edge shift, as a share of its size."""
@@ -116,64 +116,8 @@ def _to_input(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
-def _scores(net: object, crops: np.ndarray) -> np.ndarray:
-    import torch
-
-    net.eval()  # type: ignore[attr-defined]
-    with torch.no_grad():
-        logits = torch.cat([net(torch.from_numpy(_to_input(crops[k:k + 512]))).reshape(-1)  # type: ignore[operator]
-                            for k in range(0, len(crops), 512)])
-    return torch.sigmoid(logits).numpy()
-
-
 def train(args: argparse.Namespace) -> int:
-    import torch
-
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    rng = np.random.default_rng(args.seed)
-    parts = [np.load(p) for p in args.crops]
-    crops = np.concatenate([p["crops"] for p in parts])
-    labels = np.concatenate([p["labels"] for p in parts]).astype(np.float32)
-    real = np.concatenate([p["real"] for p in parts])
-    weights = np.where(real, args.real_weight, 1.0).astype(np.float32)
-    for value in (0.0, 1.0):  # each class weighs as much as the other
-        mask = labels == value
-        weights[mask] *= len(labels) / (2 * max(mask.sum(), 1))
-    val = [np.load(p) for p in args.val]
-    val_crops = np.concatenate([p["crops"] for p in val]) if val else np.zeros((0,), np.uint8)
-    val_labels = np.concatenate([p["labels"] for p in val]) if val else np.zeros(0)
-    print(f"train {len(labels)} crops ({int(labels.sum())} standing, {int(real.sum())} real), "
-          f"val {len(val_labels)}", flush=True)
-    net = _network()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * int(np.ceil(len(labels) / args.batch))
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
-    loss_of = torch.nn.BCEWithLogitsLoss(reduction="none")
-    for epoch in range(args.epochs):
-        net.train()
-        order = rng.permutation(len(labels))
-        total, started = 0.0, time.monotonic()
-        for start in range(0, len(order), args.batch):
-            batch = order[start:start + args.batch]
-            x = torch.from_numpy(_to_input(_augmented(crops[batch], rng, turns=False).astype(np.uint8)))
-            losses = loss_of(net(x).reshape(-1), torch.from_numpy(labels[batch]))
-            loss = (losses * torch.from_numpy(weights[batch])).mean()
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss.detach()) * len(batch)
-        line = f"epoch {epoch}: loss {total / len(labels):.4f} ({time.monotonic() - started:.0f} s)"
-        if len(val_labels):
-            scores = _scores(net, val_crops)
-            line += f"; val standing kept {np.mean(scores[val_labels == 1] >= 0.5):.4f}, " \
-                    f"lying dropped {np.mean(scores[val_labels == 0] < 0.5):.4f}"
-        print(line, flush=True)
-    threshold = 0.5
-    if len(val_labels) and args.keep_standing is not None:
-        standing = np.sort(_scores(net, val_crops)[val_labels == 1])
-        threshold = float(min(0.5, standing[int((1 - args.keep_standing) * len(standing))]))
+    net, threshold = fit(args, _to_input, turns=False, kinds=("standing", "lying"), keep=args.keep_standing)
     _export(net, Path(args.out), threshold, key="tile_stance", size=(TILE_STANCE_SIZE, TILE_STANCE_SIZE))
     print(f"{args.out}: threshold {threshold:.4f}")
     return 0
