@@ -16,6 +16,7 @@ from vision.rack_check import (
     RACK_CHECK_HEIGHT,
     RACK_CHECK_WIDTH,
     RackCheck,
+    TileStance,
     crops_to_input,
     load_rack_check,
     rack_crop,
@@ -46,13 +47,14 @@ def test_the_part_of_a_box_outside_the_frame_is_grey() -> None:
     assert batch.shape == (1, 3, RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH) and batch.max() == 1.0
 
 
-def test_a_missing_or_broken_rack_check_file_says_which_file(tmp_path: Path) -> None:
-    with pytest.raises(ModelLoadError, match="not found"):
-        RackCheck(tmp_path / "absent.onnx")
+@pytest.mark.parametrize("network", [RackCheck, TileStance], ids=["rack check", "tile stance"])
+def test_a_missing_or_broken_model_file_says_which_file(tmp_path: Path, network: type[RackCheck]) -> None:
+    with pytest.raises(ModelLoadError, match=f"{network.name} model not found: .*absent.onnx"):
+        network(tmp_path / "absent.onnx")
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not a model")
     with pytest.raises(ModelLoadError, match="cannot load"):
-        RackCheck(broken)
+        network(broken)
 
 
 @pytest.fixture(scope="module")

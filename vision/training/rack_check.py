@@ -318,6 +318,22 @@ def _export(net: Any, path: Path, threshold: float, key: str = "rack_check",
     onnx.save(model, str(path))
 
 
+def add_train_arguments(train_parser: argparse.ArgumentParser, epochs: int, batch: int, keep: str,
+                        kept: str) -> None:
+    """The options of a `train` command that runs `fit`; `keep` names the option giving `fit`'s `keep`."""
+    t = train_parser
+    t.add_argument("crops", nargs="+")
+    t.add_argument("--val", nargs="*", default=[])
+    t.add_argument("--out", required=True)
+    t.add_argument("--epochs", type=int, default=epochs)
+    t.add_argument("--batch", type=int, default=batch)
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--real-weight", type=float, default=3.0)
+    t.add_argument(keep, type=float, default=None, help=f"threshold keeping this share of {kept} (else 0.5)")
+    t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--seed", type=int, default=0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.rack_check", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -333,18 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--groups", type=int, default=GROUPS_PER_IMAGE, help="table tile groups cut per render")
     c.add_argument("--threads", type=int, default=2)
     c.add_argument("--seed", type=int, default=0)
-    t = sub.add_parser("train", help="train on collected crops and export ONNX")
-    t.add_argument("crops", nargs="+")
-    t.add_argument("--val", nargs="*", default=[])
-    t.add_argument("--out", required=True)
-    t.add_argument("--epochs", type=int, default=12)
-    t.add_argument("--batch", type=int, default=64)
-    t.add_argument("--lr", type=float, default=3e-3)
-    t.add_argument("--real-weight", type=float, default=3.0)
-    t.add_argument("--keep-racks", type=float, default=None,
-                   help="threshold keeping this share of the validation racks (else 0.5)")
-    t.add_argument("--threads", type=int, default=2)
-    t.add_argument("--seed", type=int, default=0)
+    add_train_arguments(sub.add_parser("train", help="train on collected crops and export ONNX"), epochs=12,
+                        batch=64, keep="--keep-racks", kept="the validation racks")
     args = parser.parse_args(argv)
     return collect(args) if args.command == "collect" else train(args)
 

@@ -33,7 +33,7 @@ import numpy as np
 from vision.detections import share_inside
 from vision.evaluation.reading import image_files
 from vision.rack_check import TILE_STANCE_SIZE, tile_crop
-from vision.training.rack_check import _export, _real_photos, fit
+from vision.training.rack_check import _export, _real_photos, add_train_arguments, fit
 
 BOX_JITTER = 0.05
 """Standard deviation of a tile box's edge shift, as a share of its size."""
@@ -135,18 +135,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="real photos of tiles standing on racks, FOLDER or FOLDER@NAME,NAME (name prefixes)")
     c.add_argument("--per-photo", type=int, default=15, help="tiles cut per real table photo")
     c.add_argument("--seed", type=int, default=0)
-    t = sub.add_parser("train", help="train on collected crops and export ONNX")
-    t.add_argument("crops", nargs="+")
-    t.add_argument("--val", nargs="*", default=[])
-    t.add_argument("--out", required=True)
-    t.add_argument("--epochs", type=int, default=10)
-    t.add_argument("--batch", type=int, default=128)
-    t.add_argument("--lr", type=float, default=3e-3)
-    t.add_argument("--real-weight", type=float, default=3.0)
-    t.add_argument("--keep-standing", type=float, default=None,
-                   help="threshold keeping this share of the validation's standing tiles (else 0.5)")
-    t.add_argument("--threads", type=int, default=2)
-    t.add_argument("--seed", type=int, default=0)
+    add_train_arguments(sub.add_parser("train", help="train on collected crops and export ONNX"), epochs=10,
+                        batch=128, keep="--keep-standing", kept="the validation's standing tiles")
     args = parser.parse_args(argv)
     return collect(args) if args.command == "collect" else train(args)
 
