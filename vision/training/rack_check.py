@@ -102,7 +102,12 @@ def _label_mined(boxes: list[np.ndarray], racks: np.ndarray) -> Iterator[tuple[n
 
 
 class _Crops:
-    def __init__(self) -> None:
+    """Crops cut by `cut` (a box's crop of an image, `shape` high and wide) and their labels, saved as one
+    `.npz`; boxes under `min_side` pixels are skipped."""
+
+    def __init__(self, cut: Callable[[np.ndarray, np.ndarray], np.ndarray] = rack_crop,
+                 shape: tuple[int, int] = (RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH), min_side: float = 4) -> None:
+        self.cut, self.shape, self.min_side = cut, shape, min_side
         self.crops: list[np.ndarray] = []
         self.labels: list[int] = []
         self.real: list[bool] = []
@@ -110,9 +115,9 @@ class _Crops:
         self.sources: list[str] = []
 
     def add(self, image: np.ndarray, box: np.ndarray, label: int, real: bool, kind: str, source: str) -> None:
-        if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+        if box[2] - box[0] < self.min_side or box[3] - box[1] < self.min_side:
             return
-        self.crops.append(rack_crop(image, box))
+        self.crops.append(self.cut(image, box))
         self.labels.append(label)
         self.real.append(real)
         self.kinds.append(kind)
@@ -120,7 +125,7 @@ class _Crops:
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
-            path, crops=np.asarray(self.crops, np.uint8).reshape(-1, RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH, 3),
+            path, crops=np.asarray(self.crops, np.uint8).reshape(-1, *self.shape, 3),
             labels=np.asarray(self.labels, np.int64), real=np.asarray(self.real, bool),
             kinds=np.asarray(self.kinds), sources=np.asarray(self.sources),
         )

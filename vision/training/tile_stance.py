@@ -33,7 +33,7 @@ import numpy as np
 from vision.detections import share_inside
 from vision.evaluation.reading import image_files
 from vision.rack_check import TILE_STANCE_SIZE, tile_crop
-from vision.training.rack_check import _export, _real_photos, add_train_arguments, fit
+from vision.training.rack_check import _Crops, _export, _real_photos, add_train_arguments, fit
 
 BOX_JITTER = 0.05
 """Standard deviation of a tile box's edge shift, as a share of its size."""
@@ -47,32 +47,9 @@ def _jittered(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return box + np.clip(rng.normal(0, BOX_JITTER, 4), -0.12, 0.12) * size
 
 
-class _Crops:
-    def __init__(self) -> None:
-        self.crops: list[np.ndarray] = []
-        self.labels: list[int] = []
-        self.real: list[bool] = []
-        self.sources: list[str] = []
-
-    def add(self, image: np.ndarray, box: np.ndarray, label: int, real: bool, source: str) -> None:
-        if box[2] - box[0] < 3 or box[3] - box[1] < 3:
-            return
-        self.crops.append(tile_crop(image, box))
-        self.labels.append(label)
-        self.real.append(real)
-        self.sources.append(source)
-
-    def save(self, path: Path) -> None:
-        np.savez_compressed(
-            path, crops=np.asarray(self.crops, np.uint8).reshape(-1, TILE_STANCE_SIZE, TILE_STANCE_SIZE, 3),
-            labels=np.asarray(self.labels, np.int64), real=np.asarray(self.real, bool),
-            sources=np.asarray(self.sources),
-        )
-
-
 def collect(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
-    out = _Crops()
+    out = _Crops(tile_crop, (TILE_STANCE_SIZE, TILE_STANCE_SIZE), min_side=3)
     started = time.monotonic()
     for folder in map(Path, args.scenes):
         for image_file in image_files(folder / "images"):
@@ -87,24 +64,24 @@ def collect(args: argparse.Namespace) -> int:
                     continue
                 box = np.asarray(tile["box"], np.float64)
                 if tile.get("on_rack", False):
-                    out.add(image, _jittered(box, rng), 1, False, source)
+                    out.add(image, _jittered(box, rng), 1, False, "tile", source)
                     continue
                 height = min(box[2] - box[0], box[3] - box[1])
                 grown = box + NEAR_A_RACK * height * np.array([-1, -1, 1, 1])
                 near = len(racks) and share_inside(grown[None], racks)[0].max() > 0
                 if tile.get("in_box", False) or near:
-                    out.add(image, _jittered(box, rng), 0, False, source)
+                    out.add(image, _jittered(box, rng), 0, False, "tile", source)
                 else:
                     others.append(box)
             for k in rng.permutation(len(others))[:OTHERS_PER_IMAGE]:
-                out.add(image, _jittered(others[k], rng), 0, False, source)
+                out.add(image, _jittered(others[k], rng), 0, False, "tile", source)
         print(f"{folder}: {len(out.labels)} crops, {time.monotonic() - started:.0f} s", flush=True)
     for spec, label, per_photo in [(s, 0, args.per_photo) for s in args.table_photos] + \
             [(s, 1, None) for s in args.rack_photos]:
         for source, image, tiles in _real_photos(spec):
             chosen = rng.permutation(len(tiles))[:per_photo]
             for k in chosen:
-                out.add(image, _jittered(tiles[k], rng), label, True, source)
+                out.add(image, _jittered(tiles[k], rng), label, True, "tile", source)
         print(f"{spec}: {len(out.labels)} crops", flush=True)
     out.save(Path(args.out))
     labels = np.asarray(out.labels)
