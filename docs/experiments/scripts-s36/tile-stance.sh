@@ -27,11 +27,6 @@ done
 # The training's own threshold (0.0232: 99.5 % of the validation's standing tiles kept) stamped 0.005, chosen on
 # the tuning sets with the whole reader (./screen-candidate.sh; 0.002-0.1 tried, and ts2 / ts3: 16 epochs, and
 # 16 epochs with crops 3 tiles wide, no better): the least loss of rack tiles for most table tiles kept off racks.
-[ -f $S/ts1-t0.005.onnx ] || $PY -c "
-import onnx
-model = onnx.load('$S/ts1.onnx')
-for entry in model.metadata_props:
-    if entry.key == 'tile_stance':
-        entry.value = '0.005'
-onnx.save(model, '$S/ts1-t0.005.onnx')"
-cmp -s $S/ts1-t0.005.onnx models/tile_stance.onnx || cp $S/ts1-t0.005.onnx models/tile_stance.onnx
+[ -f $S/ts1-t0.005.onnx ] || $PY docs/experiments/scripts-s36/stamp_threshold.py $S/ts1.onnx $S/ts1-t0.005.onnx \
+  tile_stance 0.005
+# ts1-t0.005.onnx shipped for a while this session; ./tile-stance-2.sh makes the file shipped since (ts4).
