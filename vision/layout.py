@@ -33,11 +33,7 @@ import numpy as np
 
 from assistant.tiles import CLASS_INDEX, tile_from_class_id
 from vision.correction import SetChecks, correct
-from vision.detections import (  # noqa: F401  (cut_by_frame: re-exported)
-    UNKNOWN_CLASS,
-    cut_by_frame,
-    rack_shares,
-)
+from vision.detections import UNKNOWN_CLASS, cut_by_frame  # noqa: F401  (cut_by_frame: re-exported)
 from vision.orientation import settle_half_turns
 from vision.placed import (  # noqa: F401  (re-exported: the layout's public types)
     DEFAULT_ASPECT,
@@ -48,7 +44,7 @@ from vision.placed import (  # noqa: F401  (re-exported: the layout's public typ
     reason_text,
 )
 from vision.rack_check import load_tile_stance
-from vision.racks import find_racks, tiles_on_rack_boxes
+from vision.racks import find_racks, rack_owners, tiles_on_rack_boxes
 from vision.stopwatch import Stopwatch
 
 if TYPE_CHECKING:
@@ -741,10 +737,7 @@ def _with_standing_racks(detections: Detections, scores: np.ndarray) -> tuple[np
     rack_xyxy = np.asarray(detections.rack_xyxy, np.float64).reshape(-1, 4)
     rack_quad = detections.rack_quads()
     xyxy = np.asarray(detections.xyxy, np.float64)
-    free = scores >= STANDING_MEMBER
-    if len(rack_xyxy):
-        free &= rack_shares(xyxy, rack_xyxy, rack_quad).max(axis=1) < 0.5
-    standing = np.flatnonzero(free)
+    standing = np.flatnonzero((scores >= STANDING_MEMBER) & (rack_owners(xyxy, rack_xyxy, rack_quad) == -1))
     if (scores[standing] >= STANDING_SURE).sum() < STANDING_RACK_MIN_TILES:
         return rack_xyxy, rack_quad
     boxes = xyxy[standing]
@@ -790,7 +783,7 @@ def rack_groups(
     if rack_xyxy is not None and len(rack_xyxy):
         racks = tiles_on_rack_boxes(xyxy, angles, rack_xyxy, orientation_known, rack_quad,
                                     member_xyxy=detections.xyxy)
-        if scores is not None and stance is not None:
+        if scores is not None:
             # A rack seen at a slant has a box over the table in front of it: the tiles lying there are no
             # rack's (tuning rack renders seed 8800, rack_angle: 65 % of the table tiles were put on racks).
             racks = [kept for kept in ([i for i in rack if scores[i] >= stance.threshold] for rack in racks)

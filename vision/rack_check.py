@@ -45,9 +45,10 @@ def rack_crop(image: np.ndarray, box: np.ndarray | tuple[float, ...]) -> np.ndar
     return cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE) if tall else crop
 
 
-def crops_to_input(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
-    """(n, 3, H, W) float32 in 0-1, RGB, from BGR crops."""
-    batch = np.asarray(crops, np.uint8).reshape(-1, RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH, 3)
+def crops_to_input(crops: list[np.ndarray] | np.ndarray,
+                   size: tuple[int, int] = (RACK_CHECK_HEIGHT, RACK_CHECK_WIDTH)) -> np.ndarray:
+    """(n, 3, H, W) float32 in 0-1, RGB, from BGR crops `size` (H, W) large (a rack check's by default)."""
+    batch = np.asarray(crops, np.uint8).reshape(-1, *size, 3)
     return np.ascontiguousarray(batch[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
@@ -137,8 +138,7 @@ class TileStance(_CropNetwork):
     name = "tile stance"
 
     def batch(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        crops = np.asarray([tile_crop(image, box) for box in boxes], np.uint8)
-        return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        return crops_to_input([tile_crop(image, box) for box in boxes], (TILE_STANCE_SIZE, TILE_STANCE_SIZE))
 
 
 @cache

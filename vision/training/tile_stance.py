@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -32,7 +33,7 @@ import numpy as np
 
 from vision.detections import share_inside
 from vision.evaluation.reading import image_files
-from vision.rack_check import TILE_STANCE_SIZE, tile_crop
+from vision.rack_check import TILE_STANCE_SIZE, crops_to_input, tile_crop
 from vision.training.rack_check import _Crops, _export, _real_photos, add_train_arguments, fit
 
 BOX_JITTER = 0.05
@@ -89,12 +90,9 @@ def collect(args: argparse.Namespace) -> int:
     return 0
 
 
-def _to_input(crops: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-
-
 def train(args: argparse.Namespace) -> int:
-    net, threshold = fit(args, _to_input, turns=False, kinds=("standing", "lying"), keep=args.keep_standing)
+    to_input = partial(crops_to_input, size=(TILE_STANCE_SIZE, TILE_STANCE_SIZE))
+    net, threshold = fit(args, to_input, turns=False, kinds=("standing", "lying"), keep=args.keep_standing)
     _export(net, Path(args.out), threshold, key="tile_stance", size=(TILE_STANCE_SIZE, TILE_STANCE_SIZE))
     print(f"{args.out}: threshold {threshold:.4f}")
     return 0
