@@ -196,3 +196,62 @@ def test_real_photos_become_crops_with_no_up_direction_and_never_held_out(tmp_pa
     (tmp_path / "labels" / "a.txt").unlink()
     with pytest.raises(SystemExit, match="a.txt"):
         build_real_crops(tmp_path, seed=0)
+
+
+def test_split_heads_cover_every_class_once_by_its_number_and_ink() -> None:
+    """Issue 37, number and colour read apart: each of the 54 classes is one (number, ink) pair, the joker
+    and not-a-tile numbers of their own with no ink."""
+    from vision.training.classifier import COLOUR_NAMES, MODEL_CLASSES, NUMBER_NAMES, split_indices
+
+    numbers, colours = split_indices()
+    assert COLOUR_NAMES == ("black", "blue", "orange", "red")
+    pairs = {(int(n), int(c)) for n, c in zip(numbers, colours, strict=True)}
+    assert len(pairs) == len(MODEL_CLASSES) == 54
+    for name, number, colour in zip(MODEL_CLASSES, numbers, colours, strict=True):
+        if colour < len(COLOUR_NAMES):
+            assert name == f"{COLOUR_NAMES[colour]}_{NUMBER_NAMES[number]}"
+        else:
+            assert NUMBER_NAMES[number] == name in ("joker", "not_a_tile")
+
+
+def _split_probs(number_head: tuple, colour_head: tuple, features: np.ndarray) -> np.ndarray:
+    from vision.training.classifier import split_indices
+
+    def log_softmax(z: np.ndarray) -> np.ndarray:
+        z = z - z.max(axis=1, keepdims=True)
+        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+    numbers, colours = split_indices()
+    number_logp = log_softmax(features @ number_head[0].T + number_head[1])
+    colour_logp = np.concatenate([log_softmax(features @ colour_head[0].T + colour_head[1]),
+                                  np.zeros((len(features), 1))], axis=1)
+    return np.exp(number_logp[:, numbers] + colour_logp[:, colours])
+
+
+def test_split_heads_started_from_an_additive_joint_head_read_as_it_does() -> None:
+    """A joint head whose numbered logits are a number's part plus an ink's part splits into two heads that
+    give the same probabilities: exactly among the numbered tiles, and for the joker and not-a-tile too
+    where the ink depends on no feature."""
+    from vision.training.classifier import split_heads_from_joint, split_indices
+
+    rng = np.random.default_rng(3)
+    numbers, colours = split_indices()
+    features = rng.normal(size=(40, 6))
+    number_part_w, number_part_b = rng.normal(size=(15, 6)), rng.normal(size=15)
+    for ink_w_scale in (1.0, 0.0):
+        ink_part_w, ink_part_b = ink_w_scale * rng.normal(size=(4, 6)), rng.normal(size=4)
+        coloured = colours < 4
+        weight = number_part_w[numbers].copy()
+        bias = number_part_b[numbers].copy()
+        weight[coloured] += ink_part_w[colours[coloured]]
+        bias[coloured] += ink_part_b[colours[coloured]]
+        logits = features @ weight.T + bias
+        joint = np.exp(logits - logits.max(axis=1, keepdims=True))
+        joint /= joint.sum(axis=1, keepdims=True)
+        split = _split_probs(*split_heads_from_joint(weight, bias), features)
+        assert np.allclose(split.sum(axis=1), 1.0)
+        split_numbered = split[:, coloured] / split[:, coloured].sum(axis=1, keepdims=True)
+        joint_numbered = joint[:, coloured] / joint[:, coloured].sum(axis=1, keepdims=True)
+        assert np.allclose(split_numbered, joint_numbered, atol=1e-5)
+        if ink_w_scale == 0.0:
+            assert np.allclose(split, joint, atol=1e-5)

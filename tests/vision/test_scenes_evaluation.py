@@ -31,3 +31,13 @@ def test_table_tiles_and_unmatched_tiles_on_a_rack_are_left_out_of_its_order() -
     assert (scores.racks_read, scores.racks_in_owner_order, scores.rack_pairs) == (1, 0, 1)
     score_rack_order(scores, {}, _layout([0, 1]), matched)  # a scene without racks: nothing to order
     assert scores.racks_read == 1
+
+
+def test_a_misread_is_counted_as_a_wrong_number_a_wrong_colour_or_both() -> None:
+    from vision.evaluation.scenes import misread_parts
+
+    assert misread_parts("r7", "r1") == (True, False)
+    assert misread_parts("r7", "k7") == (False, True)
+    assert misread_parts("b10", "k1") == (True, True)
+    assert misread_parts("J", "o7") == (True, True)
+    assert misread_parts("o7", "J") == (True, True)

@@ -236,11 +236,40 @@ def angle_soft_labels(angles_deg: np.ndarray, bins: int = ANGLE_BINS) -> np.ndar
 # ---------------------------------------------------------------- model
 
 
-def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
+HEADS = ("joint", "split")
+"""`joint`: one head of the 54 model classes. `split`: a number head (1-13, joker, not a tile) and a colour
+head (the four inks), as the published anchor reads a tile (number and colour by two classifiers): a numeral
+learned in one ink is learned in all, and the colour is one decision of its own. The split network still
+outputs the 54 classes' log-probabilities, log P(number) + log P(colour) (a joker and not-a-tile from the
+number head alone), so the exported file and everything that reads it are the same for both."""
+NUMBER_NAMES: tuple[str, ...] = (*(str(n) for n in range(1, 14)), "joker", NOT_A_TILE)
+COLOUR_NAMES: tuple[str, ...] = tuple(sorted({name.split("_")[0] for name in CLASS_NAMES if name != "joker"}))
+
+
+def split_indices() -> tuple[np.ndarray, np.ndarray]:
+    """For each model class, its row in `NUMBER_NAMES` and in `COLOUR_NAMES` (len(COLOUR_NAMES) where the
+    class has no colour: the joker, not a tile)."""
+    numbers, colours = [], []
+    for name in MODEL_CLASSES:
+        if name in NUMBER_NAMES:  # the joker, not a tile
+            numbers.append(NUMBER_NAMES.index(name))
+            colours.append(len(COLOUR_NAMES))
+        else:
+            colour, number = name.split("_")
+            numbers.append(NUMBER_NAMES.index(number))
+            colours.append(COLOUR_NAMES.index(colour))
+    return np.array(numbers), np.array(colours)
+
+
+def build_model(width: int = 16, bins: int = ANGLE_BINS, heads: str = "joint") -> Any:
     """A small CNN for 64x64 crops (about 8M multiply-adds at width 16): class logits (53 + not a tile) and
-    orientation-bin logits. Strided early layers keep it cheap: a frame's 20-40 crops take a few ms."""
+    orientation-bin logits. Strided early layers keep it cheap: a frame's 20-40 crops take a few ms.
+    `heads` (`HEADS`): the classes from one head, or from a number head and a colour head."""
     import torch
     from torch import nn
+
+    if heads not in HEADS:
+        raise ValueError(f"heads must be one of {HEADS}, not {heads!r}")
 
     def block(c_in: int, c_out: int, stride: int = 1) -> nn.Sequential:
         return nn.Sequential(
@@ -250,10 +279,12 @@ def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
         )
 
     chans = (width, 2 * width, 4 * width, 6 * width)
+    number_of_class, colour_of_class = split_indices()
 
     class TileNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
+            self.heads = heads
             self.features = nn.Sequential(
                 block(3, chans[0], stride=2),  # 32x32
                 block(chans[0], chans[1], stride=2),  # 16x16
@@ -267,12 +298,25 @@ def build_model(width: int = 16, bins: int = ANGLE_BINS) -> Any:
                 nn.Dropout(0.2),
             )
             flat = chans[3] * (CROP_SIZE // 16) ** 2
-            self.classes = nn.Linear(flat, len(MODEL_CLASSES))
+            if heads == "joint":
+                self.classes = nn.Linear(flat, len(MODEL_CLASSES))
+            else:
+                self.numbers = nn.Linear(flat, len(NUMBER_NAMES))
+                self.colours = nn.Linear(flat, len(COLOUR_NAMES))
+                self.register_buffer("number_of_class", torch.from_numpy(number_of_class), persistent=False)
+                self.register_buffer("colour_of_class", torch.from_numpy(colour_of_class), persistent=False)
             self.angle = nn.Linear(flat, bins)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
             features = self.features(x)
-            return self.classes(features), self.angle(features)
+            if self.heads == "joint":
+                return self.classes(features), self.angle(features)
+            number_logp = torch.log_softmax(self.numbers(features), 1)
+            colour_logp = torch.log_softmax(self.colours(features), 1)
+            no_colour = torch.zeros_like(colour_logp[:, :1])
+            colour_logp = torch.cat([colour_logp, no_colour], 1)
+            class_logp = number_logp[:, self.number_of_class] + colour_logp[:, self.colour_of_class]
+            return class_logp, self.angle(features)
 
     return TileNet()
 
@@ -453,6 +497,36 @@ def ensemble_teacher(listing_folder: Path | None = None, threads: int = 1) -> An
     return teach
 
 
+def split_heads_from_joint(
+    weight: np.ndarray, bias: np.ndarray
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """A number head and a colour head that start near a joint head (`weight` (54, f), `bias` (54,)): each
+    numbered class's logit taken as a number's part plus a colour's (the least-squares split of the 13 x 4
+    table of logits: a number's mean over the inks, an ink's mean over the numbers less the grand mean), the
+    number's bias raised by the log-sum over the inks so that a joker or not-a-tile weighs against a number
+    as it did against its four tiles. Returns ((number weight, bias), (colour weight, bias))."""
+    number_of_class, colour_of_class = split_indices()
+    coloured = colour_of_class < len(COLOUR_NAMES)
+    table_w = np.zeros((len(NUMBER_NAMES), len(COLOUR_NAMES), weight.shape[1]), np.float64)
+    table_b = np.zeros((len(NUMBER_NAMES), len(COLOUR_NAMES)), np.float64)
+    table_w[number_of_class[coloured], colour_of_class[coloured]] = weight[coloured]
+    table_b[number_of_class[coloured], colour_of_class[coloured]] = bias[coloured]
+    numbered = sorted(set(number_of_class[coloured]))
+    grand_w, grand_b = table_w[numbered].mean(axis=(0, 1)), table_b[numbered].mean()
+    colour_w = table_w[numbered].mean(axis=0) - grand_w
+    colour_b = table_b[numbered].mean(axis=0) - grand_b
+    number_w = np.zeros((len(NUMBER_NAMES), weight.shape[1]), np.float64)
+    number_b = np.zeros(len(NUMBER_NAMES), np.float64)
+    number_w[numbered] = table_w[numbered].mean(axis=1)
+    colour_spread = np.log(np.exp(colour_b - colour_b.max()).sum()) + colour_b.max()
+    number_b[numbered] = table_b[numbered].mean(axis=1) + colour_spread
+    for row in np.flatnonzero(~coloured):
+        number_w[number_of_class[row]] = weight[row]
+        number_b[number_of_class[row]] = bias[row]
+    number_head = (number_w.astype(np.float32), number_b.astype(np.float32))
+    return number_head, (colour_w.astype(np.float32), colour_b.astype(np.float32))
+
+
 def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 256) -> None:
     """Start `model` (`build_model`) from an exported classifier: its convolutions (their batch norms folded
     in by the export) and heads. A narrower network keeps each layer's filters of largest weight (L1),
@@ -504,11 +578,18 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.from_numpy(np.array(bias)))
         (class_w, class_b), (angle_w, angle_b) = gemms
-        rows = min(len(class_w), model.classes.weight.shape[0])
-        model.classes.weight.zero_()
-        model.classes.bias.fill_(-4.0)
-        model.classes.weight[:rows] = torch.from_numpy(np.array(class_w[:rows]))
-        model.classes.bias[:rows] = torch.from_numpy(np.array(class_b[:rows]))
+        full_w = np.zeros((len(MODEL_CLASSES), class_w.shape[1]), np.float32)
+        full_b = np.full(len(MODEL_CLASSES), -4.0, np.float32)
+        rows = min(len(class_w), len(MODEL_CLASSES))
+        full_w[:rows], full_b[:rows] = class_w[:rows], class_b[:rows]
+        if model.heads == "joint":
+            model.classes.weight.copy_(torch.from_numpy(full_w))
+            model.classes.bias.copy_(torch.from_numpy(full_b))
+        else:
+            split = split_heads_from_joint(full_w, full_b)
+            for head, values in zip((model.numbers, model.colours), split, strict=True):
+                head.weight.copy_(torch.from_numpy(values[0]))
+                head.bias.copy_(torch.from_numpy(values[1]))
         model.angle.weight.copy_(torch.from_numpy(np.array(angle_w)))
         model.angle.bias.copy_(torch.from_numpy(np.array(angle_b)))
         model.eval()  # the network now computes what the exported one does: record its convolutions' outputs
@@ -545,6 +626,7 @@ def train(
     distil: float = 0.5,
     init_onnx: Path | None = None,
     real_val: dict[str, np.ndarray] | None = None,
+    heads: str = "joint",
 ) -> tuple[Any, float]:
     """Train on all scenes except every `val_every`-th (held out and reported each epoch); returns the
     model and the temperature that calibrates its scores on the held-out crops.
@@ -574,7 +656,7 @@ def train(
     )
     print(f"train {len(train_crops)} crops, held out {len(val_crops)}", flush=True)
 
-    model = build_model(width=width)
+    model = build_model(width=width, heads=heads)
     if init_onnx is not None and not resume:
         count = min(4096, len(train_crops))
         sample = np.sort(np.random.default_rng(seed).choice(len(train_crops), count, replace=False))
@@ -594,6 +676,8 @@ def train(
                 f"{checkpoint} is a run of {saved['epochs']} epochs: resume it with --epochs "
                 f"{saved['epochs']}"
             )
+        if saved.get("heads", "joint") != heads:
+            raise SystemExit(f"{checkpoint} was trained with --heads {saved.get('heads', 'joint')}")
         model.load_state_dict(saved["state"])
         if "optimizer" in saved:
             optimizer.load_state_dict(saved["optimizer"])
@@ -653,6 +737,7 @@ def train(
                     "epoch": epoch + 1,
                     "epochs": epochs,
                     "width": width,
+                    "heads": heads,
                     "state": model.state_dict(),
                     "optimizer": optimizer.state_dict(),
                     "scheduler": scheduler.state_dict(),
@@ -745,6 +830,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--width", type=int, default=16, help="channels of the first layer")
+    parser.add_argument(
+        "--heads", choices=HEADS, default="joint",
+        help="joint: one head of 54 classes; split: a number head and a colour head (see HEADS)",
+    )
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
@@ -826,9 +915,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.export_only:
         saved = torch.load(args.checkpoint, weights_only=False)
-        model = build_model(width=saved["width"])
+        model = build_model(width=saved["width"], heads=saved.get("heads", "joint"))
         model.load_state_dict(saved["state"])
-        export_onnx(model.eval(), args.out, metadata | {"epochs_trained": str(saved["epoch"])})
+        export_onnx(
+            model.eval(), args.out,
+            metadata | {"epochs_trained": str(saved["epoch"]), "heads": saved.get("heads", "joint")},
+        )
         return 0
     negatives = None  # the detector whose boxes where no tile lies are learned as not a tile
     if args.hard_negatives and (args.add_render or not args.crops.exists()):
@@ -894,9 +986,12 @@ def main(argv: list[str] | None = None) -> int:
         distil=args.distil,
         init_onnx=args.init_onnx,
         real_val=build_real_crops(args.real_val, seed=args.seed) if args.real_val else None,
+        heads=args.heads,
     )
     export_onnx(
-        model, args.out, metadata | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}"}
+        model, args.out,
+        metadata
+        | {"epochs_trained": str(args.epochs), "temperature": f"{temperature:.4f}", "heads": args.heads},
     )
     print(f"total {math.ceil((time.time() - started) / 60)} min", flush=True)
     return 0
