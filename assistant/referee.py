@@ -289,12 +289,16 @@ class Referee:
 
     def observe(self, seen: Sequence[Sequence[SeenTile]], time_s: float = 0.0, frame: int = 0,
                 joinable: Sequence[tuple[int, int]] = (), seat: int | None = None,
-                read_again: Sequence[tuple[Tile, Tile]] = ()) -> Call | None:
+                read_again: Sequence[tuple[Tile, Tile]] = (),
+                apart: Sequence[tuple[int, int]] = ()) -> Call | None:
         """A settled table. Returns the call when it ends a turn, None when it is the start or the same
         sets as the last call's table. `joinable` pairs sets (by index in `seen`) that lie end to end in
         one row, the second after the first: a gap the camera took for two sets may be one. `reading` is
         then the table as judged (a doubtful tile possibly read as a runner-up, two sets possibly joined):
-        what each tile is taken to be.
+        what each tile is taken to be. `apart`: the pairs of `joinable` lying further apart than a nudge
+        moves a tile; two such parts of a set the last legal table held whole are two sets, split by the
+        seat (hands hold-out 3, seed 1940-p2 game 0, turn 5: b7..b11 split into b7 b8 and b9 b10 b11 with
+        a gap of 0.9 of a tile, nothing laid), while a set laid this turn with such a gap is still one.
 
         `seat` is the seat whose hand made the change, where the camera saw it (the side of the table the
         hand came from): the turn is that seat's, and play goes on from it, so a turn the camera missed
@@ -311,7 +315,7 @@ class Referee:
             self.start(best)
             return None
         corrected = self._read_again(read_again)
-        reading = self._reading_for(seen, joinable)
+        reading = self._reading_for(seen, joinable, apart)
         if _tiles(reading.table) == _tiles(self.reported_table) and not self._moved_into_a_wrong_set(reading):
             # The same tiles (or only a doubtful tile differs), grouped alike or not: no turn. Sets are told
             # apart by gaps of a few millimetres, and a hand that straightens tiles moves them (rendered game
@@ -501,8 +505,8 @@ class Referee:
 
     # -- internals ---------------------------------------------------------------------------------------
 
-    def _reading_for(self, seen: Sequence[Sequence[SeenTile]],
-                     joinable: Sequence[tuple[int, int]] = ()) -> _Reading:
+    def _reading_for(self, seen: Sequence[Sequence[SeenTile]], joinable: Sequence[tuple[int, int]] = (),
+                     apart: Sequence[tuple[int, int]] = ()) -> _Reading:
         """The reading to judge: the best one, unless that is illegal and a plausible other is legal (a
         doubtful tile read as a runner-up, two sets lying end to end read as one); with no legal reading,
         the one that breaks the fewest rules (players seldom make two mistakes), then the one that changes
@@ -512,6 +516,7 @@ class Referee:
         best_breaches = self._breaches(best, opened)
         if best_breaches == 0:
             return _Reading(best)
+        joinable = self._not_split(best, joinable, apart)
         joined = self._joined(best, joinable, opened)
         if joined is not None:
             return joined
@@ -580,6 +585,18 @@ class Referee:
                     weight *= score / max(t.confidence, 1e-6)
                 taken = [(t, alt, score) for (_, _, t), (alt, score) in zip(chosen, picks, strict=True)]
                 yield taken, _table(table), weight
+
+    def _not_split(self, table: Table, joinable: Sequence[tuple[int, int]],
+                   apart: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        """`joinable` less the pairs lying `apart` whose two parts make a set the last legal table held whole:
+        that set was split on purpose, not nudged (a nudge moves a tile a few millimetres)."""
+        held = {_set_key(s) for s in self.legal_table}
+        wide = set(apart)
+        return [
+            (first, second) for first, second in joinable
+            if (first, second) not in wide or not (0 <= first < len(table) and 0 <= second < len(table))
+            or _set_key([*table[first], *table[second]]) not in held
+        ]
 
     def _joined(self, table: Table, joinable: Sequence[tuple[int, int]], opened: bool) -> _Reading | None:
         """The table with two sets lying end to end read as one, where one of them is not valid alone and

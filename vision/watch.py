@@ -334,11 +334,18 @@ def seen_sets(layout: Layout, detections: Detections) -> tuple[list[list[SeenTil
 JOIN_GAP = 2.2
 """Sets lie end to end in one row when the second's first tile is less than this many tile widths along the
 row from the first's last (a run laid with a gap; rendered game seed 913 game 1: k3 k4 beside k5 k6 k7)."""
+SPLIT_APART = 1.5
+"""Two parts lying end to end further apart than this many tile widths, centre to centre (a gap of half a
+tile), were moved apart by a hand, not nudged: a nudge moves a tile a few millimetres, and the tiles of one
+set lie 0.93-1.13 widths apart (hands hold-out 3, seed 1940-p2 game 0, turn 5: a run split in two lay 1.90
+apart; `docs/experiments/scripts-s36/set_gaps.py`). The referee keeps such parts of a set the last table
+held whole as two sets (`Referee.observe`'s `apart`)."""
 
 
-def joinable_sets(layout: Layout, rows: list[list[int]]) -> list[tuple[int, int]]:
+def end_to_end_sets(layout: Layout, rows: list[list[int]]) -> list[tuple[int, int, float]]:
     """Pairs of the referee's sets (index in `seen_sets`) lying end to end in one row, the second after the
-    first along the row."""
+    first along the row, with the distance between the first's last tile and the second's first along the
+    row, in tile widths."""
     by_index = {p.index: p for tiles in layout.table for p in tiles}
     ends = [(by_index[r[0]], by_index[r[-1]]) for r in rows]
     pairs = []
@@ -351,8 +358,14 @@ def joinable_sets(layout: Layout, rows: list[list[int]]) -> list[tuple[int, int]
             step = np.asarray(first.center) - np.asarray(last.center)
             along, across = float(step @ right), float(step @ up)
             if 0.5 * width < along < JOIN_GAP * width and abs(across) < 0.5 * height:
-                pairs.append((a, b))
+                pairs.append((a, b, along / width))
     return pairs
+
+
+def joinable_sets(layout: Layout, rows: list[list[int]]) -> list[tuple[int, int]]:
+    """Pairs of the referee's sets (index in `seen_sets`) lying end to end in one row, the second after the
+    first along the row."""
+    return [(a, b) for a, b, _ in end_to_end_sets(layout, rows)]
 
 
 @dataclass(frozen=True)
@@ -664,7 +677,10 @@ class GameWatcher:
         self._sides = Counter()
         seen, rows = seen_sets(layout, voted)
         expected = self.referee.seat
-        call = self.referee.observe(seen, time_s=time_s, frame=index, joinable=joinable_sets(layout, rows),
+        end_to_end = end_to_end_sets(layout, rows)
+        call = self.referee.observe(seen, time_s=time_s, frame=index,
+                                    joinable=[(a, b) for a, b, _ in end_to_end],
+                                    apart=[(a, b) for a, b, widths in end_to_end if widths > SPLIT_APART],
                                     seat=self.seats.seat_of(side), read_again=self._read_again(seen, rows))
         if call is not None and call.seat == expected:
             self.seats.learn(call.seat, side)

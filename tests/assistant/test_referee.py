@@ -438,6 +438,25 @@ def test_a_nudge_that_splits_a_set_where_it_lies_is_no_turn() -> None:
     assert referee.history == []
 
 
+def test_a_set_split_wide_apart_with_nothing_laid_is_a_turn_called_not_legal() -> None:
+    # Hands hold-out 3, seed 1940-p2 game 0, turn 5: b7..b11 split into b7 b8 and b9 b10 b11 with a gap of
+    # 0.9 of a tile (1.9 tile widths centre to centre), nothing laid; a nudge moves a tile a few millimetres.
+    referee = Referee()
+    referee.observe(table("b7 b8 b9 b10 b11 | k1 k2 k3"))
+    call = referee.observe(table("b7 b8 | b9 b10 b11 | k1 k2 k3"), joinable=[(0, 1)], apart=[(0, 1)])
+    assert call is not None and not call.legal
+    assert call.added == () and call.removed == ()
+
+
+def test_a_set_laid_this_turn_with_a_wide_gap_is_still_one_set() -> None:
+    # Rendered game seed 913 game 1: k3 k4 laid with a gap before k5 k6 k7 (a set the table never held).
+    referee = Referee(players=2)
+    referee.observe(table("r3 r4 r5 r6"))
+    call = referee.observe(table("r3 r4 r5 r6 | k3 k4 | k5 k6 k7"), joinable=[(1, 2)], apart=[(1, 2)])
+    assert call is not None and call.legal
+    assert call.added == tuple(sorted(T(t) for t in ("k3", "k4", "k5", "k6", "k7")))
+
+
 def test_tiles_moved_on_a_table_already_called_wrong_are_no_second_call() -> None:
     referee = Referee()
     referee.observe(table("r3 r4 r5 r6"))

@@ -321,6 +321,20 @@ def test_sets_lying_end_to_end_in_one_row_are_joinable_and_rows_apart_are_not() 
     assert not {p for p in pairs if "r1 r2 r3" in p}
 
 
+def test_sets_end_to_end_are_measured_in_tile_widths_centre_to_centre() -> None:
+    from vision.layout import rebuild
+    from vision.watch import SPLIT_APART, end_to_end_sets, seen_sets
+
+    for set_gap in (16, 22, 30):
+        found = detections_of(["k3 k4 | k5 k6 k7"], set_gap=set_gap)
+        layout = rebuild(found, None, image_size=(W, H))
+        seen, rows = seen_sets(layout, found)
+        [(first, second, widths)] = end_to_end_sets(layout, rows)
+        assert [len(seen[first]), len(seen[second])] == [2, 3]
+        assert widths == pytest.approx((TILE_W + 4 + set_gap) / TILE_W, abs=0.05)
+        assert widths > SPLIT_APART  # the layout parts a straight row at a gap wider than a nudge opens
+
+
 def with_arm(frame: np.ndarray, side: str, reach: float = 0.45,
              colour: tuple[int, int, int] = (120, 150, 200), offset: int = 0) -> np.ndarray:
     """An arm reaching in from one edge of the frame (bottom, left, top or right) to `reach` of the way."""

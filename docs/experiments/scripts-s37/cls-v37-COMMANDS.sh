@@ -11,10 +11,22 @@
 # only. Resume after a stop: run again (each run from its checkpoint).
 #
 #   nohup bash docs/experiments/scripts-s37/cls-v37-COMMANDS.sh >> /work/runs/cls-v37/run.log 2>&1 &
+#
+# Second round, cls-v37b (the same without the navy renders, which read a real black 2 on real-racks blue and
+# made the navy hold-out a trained-on edition; the renders themselves shared by links):
+#   RUN=/work/runs/cls-v37b NAVY=0 SHARE=/work/runs/cls-v37 nohup bash docs/experiments/scripts-s37/cls-v37-COMMANDS.sh \
+#     >> /work/runs/cls-v37b/run.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-R=/work/runs/cls-v37
-bash docs/experiments/scripts-s37/cls-data.sh
+R=${RUN:-/work/runs/cls-v37}
+mkdir -p $R/render
+if [ -n "${SHARE:-}" ]; then
+  for d in $SHARE/render/*; do
+    [ "$(basename $d)" = navy ] && [ "${NAVY:-1}" = 0 ] && continue
+    [ -e $R/render/$(basename $d) ] || ln -s $d $R/render/$(basename $d)
+  done
+fi
+RUN=$R bash docs/experiments/scripts-s37/cls-data.sh
 [ -d /work/runs/real-dev-train ] || bash docs/experiments/scripts-s14/split-real-dev.sh
 renders=()
 for d in $R/render/*; do renders+=(--render "$d"); done
@@ -29,12 +41,13 @@ train() {  # HEADS NAME
     --epochs 8 --batch-size 64 --lr 1e-3 --seed 0 --threads 1 --distil 0 \
     --init-onnx models/tile_classifier.onnx "${resume[@]}" >> $R/$name.log 2>&1
 }
+split=$(basename $R)s joint=$(basename $R)j
 if [ ! -f $R/cls_crops.npz ]; then  # cut the crops once (the split run), then both runs side by side
-  train split cls-v37s &
-  until [ -f $R/cls_crops.npz ] && grep -q "crops into" $R/cls-v37s.log; do sleep 20; done
-  train joint cls-v37j
+  train split $split &
+  until [ -f $R/cls_crops.npz ] && grep -q "crops into" $R/$split.log; do sleep 20; done
+  train joint $joint
   wait
 else
-  train split cls-v37s & train joint cls-v37j; wait
+  train split $split & train joint $joint; wait
 fi
-echo "cls-v37 done"
+echo "$(basename $R) done"

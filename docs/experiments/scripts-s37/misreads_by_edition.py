@@ -1,0 +1,47 @@
+"""Found tiles read wrong on rendered scenes, by the scene's edition (numeral font style, blue ink), with the
+reader of a models folder (thirty-seventh session: where a crop classifier's number and colour errors lie).
+
+    .venv/bin/python docs/experiments/scripts-s37/misreads_by_edition.py MODELS_DIR FOLDER...
+"""
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from assistant.rules import STANDARD  # noqa: E402
+from vision import reader as reader_module  # noqa: E402
+from vision.confidence import NO_TILE_BELOW  # noqa: E402
+from vision.evaluation.scenes import match_scene, misread_parts, rendered_scenes  # noqa: E402
+from vision.read import read_document  # noqa: E402
+
+models = Path(sys.argv[1])
+shipped_path = reader_module.model_path
+
+
+def model_path(filename: str) -> Path:  # as scripts-s13/classify_settings.py --models: the detector stays
+    mine = models / filename
+    return mine if mine.is_file() and filename != "tile_detector.onnx" else shipped_path(filename)
+
+
+reader_module.model_path = model_path
+reader = reader_module.TileReader(classifier=reader_module.load_classifier())
+found, number, colour, pairs = Counter(), Counter(), Counter(), Counter()
+for folder in sys.argv[2:]:
+    for image_path, scene, frame in rendered_scenes(Path(folder)):
+        document, _ = read_document(str(image_path), frame, reader.read(frame), STANDARD, None, NO_TILE_BELOW)
+        matched, _ = match_scene(scene["tiles"], document["tiles"])
+        edition = scene.get("edition", {})
+        key = f"{edition.get('font', '?')}/{edition.get('inks', {}).get('blue', '?')}"
+        for p, t in matched.items():
+            found[key] += 1
+            truth, read = scene["tiles"][t]["token"], document["tiles"][p]["tile"]
+            if truth != read:
+                n, c = misread_parts(truth, read)
+                number[key] += int(n)
+                pairs[(truth, read)] += 1
+                colour[key] += int(c)
+for key in sorted(found):
+    print(f"{key:20s} found {found[key]:5d}  number wrong {number[key]:4d} ({100 * number[key] / found[key]:.2f} %)"
+          f"  colour wrong {colour[key]:4d} ({100 * colour[key] / found[key]:.2f} %)")
+print("most frequent misreads (truth -> read):", ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs.most_common(25)))
