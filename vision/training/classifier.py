@@ -529,10 +529,11 @@ def split_heads_from_joint(
 
 def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 256) -> None:
     """Start `model` (`build_model`) from an exported classifier: its convolutions (their batch norms folded
-    in by the export) and heads. A narrower network keeps each layer's filters of largest weight (L1),
-    and their inputs in the next layer. Each batch norm is set to pass its convolution's output on
-    unchanged, with its running statistics those of the convolution's output on `crops`, so that it goes
-    on the same in training (batch statistics) as in inference. A class the exported model lacks (not a
+    in by the export) and heads (a file with number and colour heads only into a `--heads split` network).
+    A narrower network keeps each layer's filters of largest weight (L1), and their inputs in the next
+    layer. Each batch norm is set to pass its convolution's output on unchanged, with its running statistics
+    those of the convolution's output on `crops`, so that it goes on the same in training (batch
+    statistics) as in inference. A class the exported model lacks (not a
     tile, where it has 53) starts with zero weights and a low bias."""
     import onnx
     import torch
@@ -544,10 +545,14 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
     convs = [(values[n.input[1]], values[n.input[2]]) for n in proto.graph.node if n.op_type == "Conv"]
     gemms = [(values[n.input[1]], values[n.input[2]]) for n in proto.graph.node if n.op_type == "Gemm"]
     blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
-    if len(convs) != len(blocks) or len(gemms) != 2:
+    split_file = len(gemms) == 3  # a number head, a colour head and the angle head (`--heads split`)
+    if len(convs) != len(blocks) or len(gemms) not in (2, 3):
         raise SystemExit(
-            f"{path}: {len(convs)} convolutions and {len(gemms)} heads, the network has {len(blocks)} and 2"
+            f"{path}: {len(convs)} convolutions and {len(gemms)} heads, the network has {len(blocks)} and 2-3"
         )
+    if split_file and (model.heads != "split" or sorted(len(w) for w, _ in gemms)
+                       != sorted((len(NUMBER_NAMES), len(COLOUR_NAMES), model.angle.weight.shape[0]))):
+        raise SystemExit(f"{path} has number and colour heads: start a --heads split network from it")
     kept_in = np.arange(3)
     pruned = []
     for block, (weight, bias) in zip(blocks, convs, strict=True):
@@ -577,21 +582,28 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
             norm.bias.copy_(torch.from_numpy(np.array(bias)))
-        (class_w, class_b), (angle_w, angle_b) = gemms
-        full_w = np.zeros((len(MODEL_CLASSES), class_w.shape[1]), np.float32)
-        full_b = np.full(len(MODEL_CLASSES), -4.0, np.float32)
-        rows = min(len(class_w), len(MODEL_CLASSES))
-        full_w[:rows], full_b[:rows] = class_w[:rows], class_b[:rows]
-        if model.heads == "joint":
-            model.classes.weight.copy_(torch.from_numpy(full_w))
-            model.classes.bias.copy_(torch.from_numpy(full_b))
+        if split_file:  # the heads as they are
+            by_rows = {len(w): (w, b) for w, b in gemms}
+            for head in (model.numbers, model.colours, model.angle):
+                weight, bias = by_rows[head.weight.shape[0]]
+                head.weight.copy_(torch.from_numpy(np.array(weight)))
+                head.bias.copy_(torch.from_numpy(np.array(bias)))
         else:
-            split = split_heads_from_joint(full_w, full_b)
-            for head, values in zip((model.numbers, model.colours), split, strict=True):
-                head.weight.copy_(torch.from_numpy(values[0]))
-                head.bias.copy_(torch.from_numpy(values[1]))
-        model.angle.weight.copy_(torch.from_numpy(np.array(angle_w)))
-        model.angle.bias.copy_(torch.from_numpy(np.array(angle_b)))
+            (class_w, class_b), (angle_w, angle_b) = gemms
+            full_w = np.zeros((len(MODEL_CLASSES), class_w.shape[1]), np.float32)
+            full_b = np.full(len(MODEL_CLASSES), -4.0, np.float32)
+            rows = min(len(class_w), len(MODEL_CLASSES))
+            full_w[:rows], full_b[:rows] = class_w[:rows], class_b[:rows]
+            if model.heads == "joint":
+                model.classes.weight.copy_(torch.from_numpy(full_w))
+                model.classes.bias.copy_(torch.from_numpy(full_b))
+            else:
+                split = split_heads_from_joint(full_w, full_b)
+                for head, values in zip((model.numbers, model.colours), split, strict=True):
+                    head.weight.copy_(torch.from_numpy(values[0]))
+                    head.bias.copy_(torch.from_numpy(values[1]))
+            model.angle.weight.copy_(torch.from_numpy(np.array(angle_w)))
+            model.angle.bias.copy_(torch.from_numpy(np.array(angle_b)))
         model.eval()  # the network now computes what the exported one does: record its convolutions' outputs
         for start in range(0, len(crops), batch_size):
             model(torch.from_numpy(crops_to_batch(crops[start : start + batch_size])))

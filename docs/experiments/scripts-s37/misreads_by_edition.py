@@ -26,7 +26,7 @@ def model_path(filename: str) -> Path:  # as scripts-s13/classify_settings.py --
 
 reader_module.model_path = model_path
 reader = reader_module.TileReader(classifier=reader_module.load_classifier())
-found, number, colour, pairs = Counter(), Counter(), Counter(), Counter()
+found, number, colour, pairs, places = Counter(), Counter(), Counter(), Counter(), Counter()
 for folder in sys.argv[2:]:
     for image_path, scene, frame in rendered_scenes(Path(folder)):
         document, _ = read_document(str(image_path), frame, reader.read(frame), STANDARD, None, NO_TILE_BELOW)
@@ -40,8 +40,10 @@ for folder in sys.argv[2:]:
                 n, c = misread_parts(truth, read)
                 number[key] += int(n)
                 pairs[(truth, read)] += 1
+                places[("rack" if scene["tiles"][t].get("on_rack") else "table", scene["kind"])] += 1
                 colour[key] += int(c)
 for key in sorted(found):
     print(f"{key:20s} found {found[key]:5d}  number wrong {number[key]:4d} ({100 * number[key] / found[key]:.2f} %)"
           f"  colour wrong {colour[key]:4d} ({100 * colour[key] / found[key]:.2f} %)")
 print("most frequent misreads (truth -> read):", ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs.most_common(25)))
+print("number misreads by place and scene kind:", ", ".join(f"{a}/{b} {n}" for (a, b), n in places.most_common()))
