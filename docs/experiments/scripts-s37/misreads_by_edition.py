@@ -43,7 +43,9 @@ for folder in sys.argv[2:]:
                 places[("rack" if scene["tiles"][t].get("on_rack") else "table", scene["kind"])] += 1
                 colour[key] += int(c)
 for key in sorted(found):
-    print(f"{key:20s} found {found[key]:5d}  number wrong {number[key]:4d} ({100 * number[key] / found[key]:.2f} %)"
-          f"  colour wrong {colour[key]:4d} ({100 * colour[key] / found[key]:.2f} %)")
-print("most frequent misreads (truth -> read):", ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs.most_common(25)))
+    n, c, f = number[key], colour[key], found[key]
+    print(f"{key:20s} found {f:5d}  number wrong {n:4d} ({100 * n / f:.2f} %)"
+          f"  colour wrong {c:4d} ({100 * c / f:.2f} %)")
+commonest = ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs.most_common(25))
+print("most frequent misreads (truth -> read):", commonest)
 print("number misreads by place and scene kind:", ", ".join(f"{a}/{b} {n}" for (a, b), n in places.most_common()))
