@@ -48,4 +48,5 @@ for key in sorted(found):
           f"  colour wrong {c:4d} ({100 * c / f:.2f} %)")
 commonest = ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs.most_common(25))
 print("most frequent misreads (truth -> read):", commonest)
-print("number misreads by place and scene kind:", ", ".join(f"{a}/{b} {n}" for (a, b), n in places.most_common()))
+by_place = ", ".join(f"{a}/{b} {n}" for (a, b), n in places.most_common())
+print("number misreads by place and scene kind:", by_place)
