@@ -592,11 +592,12 @@ class Referee:
         that set was split on purpose, not nudged (a nudge moves a tile a few millimetres)."""
         held = {_set_key(s) for s in self.legal_table}
         wide = set(apart)
-        return [
-            (first, second) for first, second in joinable
-            if (first, second) not in wide or not (0 <= first < len(table) and 0 <= second < len(table))
-            or _set_key([*table[first], *table[second]]) not in held
-        ]
+
+        def split_on_purpose(first: int, second: int) -> bool:
+            return ((first, second) in wide and 0 <= first < len(table) and 0 <= second < len(table)
+                    and _set_key([*table[first], *table[second]]) in held)
+
+        return [pair for pair in joinable if not split_on_purpose(*pair)]
 
     def _joined(self, table: Table, joinable: Sequence[tuple[int, int]], opened: bool) -> _Reading | None:
         """The table with two sets lying end to end read as one, where one of them is not valid alone and

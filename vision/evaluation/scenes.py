@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from assistant.rules import STANDARD
-from assistant.tiles import parse_tiles
+from assistant.tiles import Tile
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap
 from vision.detections import box_iou
 from vision.evaluation.reading import Counts, match_boxes, share
@@ -115,7 +115,7 @@ def match_scene(
 def misread_parts(truth: str, read: str) -> tuple[bool, bool]:
     """Of a tile read wrong: (the number wrong, the colour wrong). A joker has no number and no colour: taken
     for a numbered tile or the other way round, both are wrong (issue 37: number and colour read apart)."""
-    true_tile, read_tile = parse_tiles(truth)[0], parse_tiles(read)[0]
+    true_tile, read_tile = Tile.parse(truth), Tile.parse(read)
     if true_tile.is_joker or read_tile.is_joker:
         return True, True
     return true_tile.number != read_tile.number, true_tile.color != read_tile.color

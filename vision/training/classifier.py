@@ -518,8 +518,7 @@ def split_heads_from_joint(
     number_w = np.zeros((len(NUMBER_NAMES), weight.shape[1]), np.float64)
     number_b = np.zeros(len(NUMBER_NAMES), np.float64)
     number_w[numbered] = table_w[numbered].mean(axis=1)
-    colour_spread = np.log(np.exp(colour_b - colour_b.max()).sum()) + colour_b.max()
-    number_b[numbered] = table_b[numbered].mean(axis=1) + colour_spread
+    number_b[numbered] = table_b[numbered].mean(axis=1) + np.logaddexp.reduce(colour_b)
     for row in np.flatnonzero(~coloured):
         number_w[number_of_class[row]] = weight[row]
         number_b[number_of_class[row]] = bias[row]
@@ -533,8 +532,8 @@ def init_from_onnx(model: Any, path: Path, crops: np.ndarray, batch_size: int = 
     A narrower network keeps each layer's filters of largest weight (L1), and their inputs in the next
     layer. Each batch norm is set to pass its convolution's output on unchanged, with its running statistics
     those of the convolution's output on `crops`, so that it goes on the same in training (batch
-    statistics) as in inference. A class the exported model lacks (not a
-    tile, where it has 53) starts with zero weights and a low bias."""
+    statistics) as in inference. A class the exported model lacks (not a tile, where it has 53) starts with
+    zero weights and a low bias."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -688,8 +687,8 @@ def train(
                 f"{checkpoint} is a run of {saved['epochs']} epochs: resume it with --epochs "
                 f"{saved['epochs']}"
             )
-        if saved.get("heads", "joint") != heads:
-            raise SystemExit(f"{checkpoint} was trained with --heads {saved.get('heads', 'joint')}")
+        if (trained_heads := saved.get("heads", "joint")) != heads:
+            raise SystemExit(f"{checkpoint} was trained with --heads {trained_heads}")
         model.load_state_dict(saved["state"])
         if "optimizer" in saved:
             optimizer.load_state_dict(saved["optimizer"])
@@ -927,12 +926,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.export_only:
         saved = torch.load(args.checkpoint, weights_only=False)
-        model = build_model(width=saved["width"], heads=saved.get("heads", "joint"))
+        heads = saved.get("heads", "joint")
+        model = build_model(width=saved["width"], heads=heads)
         model.load_state_dict(saved["state"])
-        export_onnx(
-            model.eval(), args.out,
-            metadata | {"epochs_trained": str(saved["epoch"]), "heads": saved.get("heads", "joint")},
-        )
+        trained = {"epochs_trained": str(saved["epoch"]), "heads": heads}
+        export_onnx(model.eval(), args.out, metadata | trained)
         return 0
     negatives = None  # the detector whose boxes where no tile lies are learned as not a tile
     if args.hard_negatives and (args.add_render or not args.crops.exists()):

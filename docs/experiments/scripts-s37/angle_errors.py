@@ -10,22 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision import reader as reader_module  # noqa: E402
+from models_dir import reader_with_classifiers  # noqa: E402
+
 from vision.evaluation.scenes import match_scene, rendered_scenes  # noqa: E402
 
-models = Path(sys.argv[1])
-shipped_path = reader_module.model_path
-
-
-def model_path(filename: str) -> Path:
-    mine = models / filename
-    return mine if mine.is_file() and filename != "tile_detector.onnx" else shipped_path(filename)
-
-
-reader_module.model_path = model_path
-reader = reader_module.TileReader(classifier=reader_module.load_classifier())
+reader = reader_with_classifiers(Path(sys.argv[1]))
 errors = []
 for folder in sys.argv[2:]:
     for _, scene, frame in rendered_scenes(Path(folder)):

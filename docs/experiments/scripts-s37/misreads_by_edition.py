@@ -7,25 +7,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from models_dir import reader_with_classifiers  # noqa: E402
 
 from assistant.rules import STANDARD  # noqa: E402
-from vision import reader as reader_module  # noqa: E402
 from vision.confidence import NO_TILE_BELOW  # noqa: E402
 from vision.evaluation.scenes import match_scene, misread_parts, rendered_scenes  # noqa: E402
 from vision.read import read_document  # noqa: E402
 
-models = Path(sys.argv[1])
-shipped_path = reader_module.model_path
-
-
-def model_path(filename: str) -> Path:  # as scripts-s13/classify_settings.py --models: the detector stays
-    mine = models / filename
-    return mine if mine.is_file() and filename != "tile_detector.onnx" else shipped_path(filename)
-
-
-reader_module.model_path = model_path
-reader = reader_module.TileReader(classifier=reader_module.load_classifier())
+reader = reader_with_classifiers(Path(sys.argv[1]))
 found, number, colour, pairs, places = Counter(), Counter(), Counter(), Counter(), Counter()
 for folder in sys.argv[2:]:
     for image_path, scene, frame in rendered_scenes(Path(folder)):
