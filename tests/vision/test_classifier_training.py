@@ -129,6 +129,55 @@ def test_hue_turns_move_blue_to_teal_and_orange_to_yellow() -> None:
     assert 45 < turned_hue(26, INK_SHIFTS["orange"][1]) < 60  # yellow
 
 
+def _stripe_along(up_degrees: float, size: int = 48) -> np.ndarray:
+    """A (1,3,S,S) crop, white with a dark stripe 24 pixels long and 6 wide through the centre, along the
+    up direction `up_degrees`."""
+    theta = np.deg2rad(up_degrees)
+    up = np.array([-np.sin(theta), -np.cos(theta)])  # (x, y) with y down
+    ys, xs = np.mgrid[0:size, 0:size] + 0.5 - size / 2
+    across = np.abs(xs * up[1] - ys * up[0])
+    along = np.abs(xs * up[0] + ys * up[1])
+    picture = np.where((across < 3) & (along < 12), 0.0, 1.0).astype(np.float32)
+    return np.repeat(picture[None, None], 3, axis=1)
+
+
+def _dark_at(crop, up_degrees: float, along: float, across: float) -> bool:
+    """Whether the crop is dark at that offset from its centre, in the tile's own axes."""
+    theta = np.deg2rad(up_degrees)
+    up, side = np.array([-np.sin(theta), -np.cos(theta)]), np.array([np.cos(theta), -np.sin(theta)])
+    x, y = 24 + along * up + across * side
+    return bool(crop[0, int(y), int(x)] < 0.5)
+
+
+@pytest.mark.parametrize("up_degrees", [0.0, 30.0, 90.0, 200.0])
+def test_a_squeeze_narrows_the_content_across_the_tile_only(up_degrees: float) -> None:
+    import torch
+
+    from vision.training.classifier import squeeze_across
+
+    crops = torch.from_numpy(np.concatenate([_stripe_along(up_degrees), _stripe_along(up_degrees + 90.0)]))
+    squeezed = squeeze_across(crops, torch.tensor([up_degrees] * 2), torch.tensor([0.5] * 2)).numpy()
+    for crop in (crops.numpy(), squeezed):
+        assert 0.35 < (crop < 0.5).mean() * 48 * 48 / 144 < 1.1
+    # The stripe along the up direction keeps its length; the one across the tile loses half of it.
+    assert _dark_at(squeezed[0], up_degrees, along=10, across=0)
+    assert _dark_at(crops.numpy()[1], up_degrees, along=0, across=10)
+    assert not _dark_at(squeezed[1], up_degrees, along=0, across=10)
+    assert _dark_at(squeezed[1], up_degrees, along=0, across=4)
+    assert (squeezed < 0.5).sum() < 0.7 * (crops.numpy() < 0.5).sum()
+
+
+def test_a_squeeze_turns_with_the_crop() -> None:
+    import torch
+
+    from vision.training.classifier import squeeze_across
+
+    crop = torch.rand(1, 3, 48, 48, generator=torch.Generator().manual_seed(3))
+    squeezed = squeeze_across(crop, torch.tensor([25.0]), torch.tensor([0.7]))
+    turned = squeeze_across(torch.rot90(crop, 1, dims=(2, 3)), torch.tensor([115.0]), torch.tensor([0.7]))
+    assert torch.allclose(torch.rot90(squeezed, 1, dims=(2, 3)), turned, atol=1e-4)
+
+
 def test_the_teacher_reads_crops_as_the_shipped_reader_does() -> None:
     from datasets.render import render_indexed
     from vision.crops import crops_to_batch, cut_crops

@@ -347,6 +347,28 @@ def hue_turn_matrices(degrees: np.ndarray) -> np.ndarray:
     return (cos * np.eye(3) + sin * cross + (1 - cos) * np.outer(k, k)).astype(np.float32)
 
 
+SQUEEZE_RANGE = (0.55, 0.95)
+"""The share of its extent a squeezed crop's content keeps along the squeezed axis."""
+
+
+def squeeze_across(x: Any, up_degrees: Any, factors: Any) -> Any:
+    """Crops (m,3,S,S) with their content narrowed about the centre to `factors` (m,) of its width across
+    each tile's up direction (`up_degrees`, counter-clockwise from the picture's up, as the crops' angles);
+    what comes in at the sides repeats the border."""
+    import torch
+    import torch.nn.functional as F
+
+    theta = torch.deg2rad(up_degrees)
+    # Across the tile, in the (x right, y down) grid of affine_grid: up is (-sin, -cos), across (cos, -sin).
+    across = torch.stack([torch.cos(theta), -torch.sin(theta)], dim=1)  # (m, 2)
+    stretch = (1.0 / factors - 1.0)[:, None, None]
+    # Each output point samples the input further out along `across`, so the content looks narrower.
+    matrix = torch.eye(2)[None] + stretch * across[:, :, None] * across[:, None, :]
+    affine = torch.cat([matrix, torch.zeros(len(x), 2, 1)], dim=2)
+    grid = F.affine_grid(affine, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
 def augment_batch(
     crops_bgr: Any,
     angles: Any,
@@ -354,11 +376,14 @@ def augment_batch(
     intrude: float = 0.0,
     groups: Any = None,
     ink_shift: float = 0.0,
+    squeeze: float = 0.0,
 ) -> tuple[Any, Any]:
     """Quarter-turn rotations plus light, colour, resolution, blur and noise changes on a uint8 (n,S,S,3)
     BGR batch. Returns the model input (n,3,S,S) in [-1,1] (RGB, as `crops_to_batch`) and the turned angles.
     With `groups` (`ink_groups` of the crops' classes), a share `ink_shift` of the blue and orange crops get
-    another edition's ink hue (`INK_SHIFTS`).
+    another edition's ink hue (`INK_SHIFTS`). A share `squeeze` of the crops are narrowed (`squeeze_across`),
+    half across their tile's up direction (a tile seen from the side, an edition's narrower numerals), half
+    along it (a face seen from low: a rack at an angle).
 
     Written for one CPU thread: few full passes over the batch (the tone curve is a per-crop lookup table).
     """
@@ -395,6 +420,14 @@ def augment_batch(
         if rows.any():
             turns_rgb = torch.from_numpy(hue_turn_matrices(shift[rows].numpy()))
             x[rows] = torch.einsum("mij,mjhw->mihw", turns_rgb, x[rows]).clamp_(0.0, 1.0)
+
+    if squeeze > 0:
+        rows = (torch.rand(n, generator=generator) < squeeze) & ~torch.isnan(angles)
+        if rows.any():
+            count = int(rows.sum())
+            # Half across the tile, half along its up (90 degrees on: across a tile turned a quarter).
+            axis = angles[rows] + 90.0 * (torch.rand(count, generator=generator) < 0.5).float()
+            x[rows] = squeeze_across(x[rows], axis, uniform(*SQUEEZE_RANGE, count))
 
     # Neighbour intrusion: for a share `intrude` of the batch, a strip from the middle of another crop
     # (digits of a tightly packed neighbour) replaces the left or right edge (any side after the turns).
@@ -633,6 +666,7 @@ def train(
     intrude: float = 0.0,
     resume: bool = False,
     ink_shift: float = 0.0,
+    squeeze: float = 0.0,
     teacher: Any = None,
     distil: float = 0.5,
     init_onnx: Path | None = None,
@@ -704,7 +738,13 @@ def train(
         for step in range(steps_per_epoch):
             index = order[step * batch_size : (step + 1) * batch_size]
             inputs, angles = augment_batch(
-                train_crops[index], train_angles[index], generator, intrude, train_groups[index], ink_shift
+                train_crops[index],
+                train_angles[index],
+                generator,
+                intrude,
+                train_groups[index],
+                ink_shift,
+                squeeze,
             )
             angle_known = ~torch.isnan(angles)
             angle_targets = torch.from_numpy(angle_soft_labels(np.nan_to_num(angles.numpy())))
@@ -899,6 +939,12 @@ def main(argv: list[str] | None = None) -> int:
         "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
     )
     parser.add_argument(
+        "--squeeze",
+        type=float,
+        default=0.0,
+        help="share of crops narrowed across or along their tile (a slanted view, narrow numerals)",
+    )
+    parser.add_argument(
         "--background-patches", type=int, default=4, help="not-a-tile patches of bare table per scene"
     )
     parser.add_argument(
@@ -992,6 +1038,7 @@ def main(argv: list[str] | None = None) -> int:
         intrude=args.intrude,
         resume=args.resume,
         ink_shift=args.ink_shift,
+        squeeze=args.squeeze,
         teacher=ensemble_teacher(args.teacher, threads=args.threads) if args.teacher else None,
         distil=args.distil,
         init_onnx=args.init_onnx,
