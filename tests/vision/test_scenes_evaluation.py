@@ -41,3 +41,26 @@ def test_a_misread_is_counted_as_a_wrong_number_a_wrong_colour_or_both() -> None
     assert misread_parts("b10", "k1") == (True, True)
     assert misread_parts("J", "o7") == (True, True)
     assert misread_parts("o7", "J") == (True, True)
+
+
+def test_a_table_set_is_whole_only_as_one_set_of_exactly_its_tiles_and_exact_only_read_right() -> None:
+    from vision.evaluation.scenes import score_table_sets
+
+    tiles = [{"token": t} for t in ("r6", "r7", "r8", "k1", "b9", "o2", "k5")]
+    tiles[6]["on_rack"] = True
+    scene = {"tiles": tiles, "sets": [[0, 1, 2], [3, 4, 5], [6, 0, 1]]}  # a valid run, loose tiles, a rack's
+    matched = {p: p for p in range(7)}
+    read = {"tiles": [{"tile": t["token"]} for t in tiles]}
+
+    def scored(table: list[list[int]], document: dict = read) -> tuple[int, int, int]:
+        scores = KindScores()
+        layout = SimpleNamespace(table=[[SimpleNamespace(index=i) for i in s] for s in table])
+        score_table_sets(scores, scene, document, layout, matched)
+        return scores.table_sets, scores.table_sets_whole, scores.table_sets_exact
+
+    assert scored([[0, 1, 2], [3], [4], [5]]) == (1, 1, 1)
+    assert scored([[0, 1], [2]]) == (1, 0, 0)  # split
+    assert scored([[0, 1, 2, 3]]) == (1, 0, 0)  # a loose tile joined
+    assert scored([[0, 1]]) == (1, 0, 0)  # r8 off the table (on a rack, or not found)
+    misread = {"tiles": [{"tile": "r1" if i == 1 else t["token"]} for i, t in enumerate(tiles)]}
+    assert scored([[0, 1, 2]], misread) == (1, 1, 0)

@@ -7,8 +7,8 @@ Per folder (one kind each, or a mix): tile recall and precision (IoU >= 0.5 agai
 trained to find; a detection on a barely visible tile is neither found nor false), end-to-end accuracy
 (and of the tiles found, the share read with a wrong number and with a wrong colour), false tiles per
 scene and the share of scenes with none, rack tiles reported in `racks`, table tiles put
-on a rack, and the reliability of the reported `confidence` (of tiles reported with confidence about c,
-the share read right).
+on a rack, the table's valid sets kept whole and read exactly (`score_table_sets`), and the reliability
+of the reported `confidence` (of tiles reported with confidence about c, the share read right).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from assistant.rules import STANDARD
+from assistant.sets import is_valid_set
 from assistant.tiles import Tile
 from vision.confidence import NO_TILE_BELOW, ConfidenceMap
 from vision.detections import box_iou
@@ -56,6 +57,9 @@ class KindScores(Counts):
     rack_pairs_in_order: int = 0
     number_wrong: int = 0
     colour_wrong: int = 0
+    table_sets: int = 0
+    table_sets_whole: int = 0
+    table_sets_exact: int = 0
     reported: list[tuple[float, bool]] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
@@ -74,6 +78,9 @@ class KindScores(Counts):
             "table_tiles_put_on_racks": share(self.table_tiles_in_racks, self.table_tiles),
             "racks_in_owner_order": share(self.racks_in_owner_order, self.racks_read),
             "rack_pairs_in_order": share(self.rack_pairs_in_order, self.rack_pairs),
+            "table_sets": self.table_sets,
+            "table_sets_whole": share(self.table_sets_whole, self.table_sets),
+            "table_sets_exact": share(self.table_sets_exact, self.table_sets),
         }
 
 
@@ -154,6 +161,31 @@ def score_scene(scores: KindScores, scene: dict[str, Any], document: dict[str, A
     missed_on_racks = [i for i in labelled if tiles[i].get("on_rack") and i not in matched.values()]
     scores.rack_tiles += len(missed_on_racks)
     score_rack_order(scores, scene, layout, matched)
+    score_table_sets(scores, scene, document, layout, matched)
+
+
+def score_table_sets(
+    scores: KindScores, scene: dict[str, Any], document: dict[str, Any], layout: Any, matched: dict[int, int]
+) -> None:
+    """The scene's true table sets the rules accept (rows of loose tiles laid tight are no set): each kept
+    whole (every tile found, and one set of the layout's table holding exactly them) and read exactly (also
+    every tile read right). Issue 36: tiles touching in a row are one set, whatever their faces."""
+    tiles = scene["tiles"]
+    set_of = {placed.index: k for k, placed_tiles in enumerate(layout.table) for placed in placed_tiles}
+    found_as = {index: p for p, index in matched.items()}
+    for true_set in scene.get("sets", []):
+        members = [tiles[i] for i in true_set]
+        if any(m.get("on_rack") or not m.get("labelled", True) for m in members):
+            continue
+        if not is_valid_set([Tile.parse(m["token"]) for m in members], STANDARD):
+            continue
+        scores.table_sets += 1
+        places = {set_of.get(found_as.get(i, -1)) for i in true_set}
+        if len(places) != 1 or None in places or len(layout.table[places.pop()]) != len(true_set):
+            continue
+        scores.table_sets_whole += 1
+        read = [document["tiles"][found_as[i]]["tile"] for i in true_set]
+        scores.table_sets_exact += read == [tiles[i]["token"] for i in true_set]
 
 
 def owner_places(scene: dict[str, Any], layout: Any, matched: dict[int, int]) -> list[list[int]]:
@@ -253,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     columns = ["scenes", "tiles", "recall", "precision", "end_to_end", "found_number_wrong",
                "found_colour_wrong", "false_tiles_per_scene",
                "scenes_without_false_tiles", "rack_tiles", "rack_tiles_in_racks", "table_tiles_put_on_racks",
-               "racks_in_owner_order", "rack_pairs_in_order"]
+               "racks_in_owner_order", "rack_pairs_in_order", "table_sets", "table_sets_whole",
+               "table_sets_exact"]
     names = [n for n in report if n != "reliability"]
     print(f"{'':28}" + "".join(f"{n[:14]:>15}" for n in names))
     for column in columns:
