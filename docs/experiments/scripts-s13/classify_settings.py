@@ -11,7 +11,8 @@ the lead alone). `--recheck S`: crops the ensemble scores under S are read again
 on the classifier `vision.reader.load_classifier` loads in this process, which then runs the module as
 `python -m MODULE ARGS` would. `--time` prints the classify stage's CPU time (one onnxruntime thread per
 model) on IMAGE for the shipped settings and for these, rounds alternating. `--models DIR`: the classifier
-files and `classifiers.json` are taken from DIR instead of `models/` (the detector stays the shipped one).
+files and `classifiers.json` are taken from DIR instead of `models/`, and so are its confidence.json,
+rack_check.onnx and tile_stance.onnx where it has them (the detector stays the shipped one).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ def main() -> None:
         from vision import confidence as confidence_module
 
         confidence_module.model_path = model_path  # DIR's confidence.json too (fourteenth session)
+        from vision import rack_check as rack_check_module
+
+        rack_check_module.model_path = model_path  # DIR's tile_stance.onnx too (thirty-eighth session)
     if args.time:
         import numpy as np
 
