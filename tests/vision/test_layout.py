@@ -427,3 +427,30 @@ def test_steady_sizes_are_the_nanmedian_over_near_tiles() -> None:
         within = np.take_along_axis(dist, near, axis=1) <= 2.0 * sizes.max(axis=1, keepdims=True)
         expected = np.nanmedian(np.where(within[:, :, None], sizes[near], np.nan), axis=1)
         assert np.array_equal(_steady_sizes(centers, sizes), expected)
+
+
+def test_a_box_solved_to_an_impossible_aspect_takes_the_usual_one() -> None:
+    from vision.layout import ASPECT_SOLVED, tile_sizes
+
+    # A tile turned 300 degrees seen from low down (tuning render 8900 scene 93): its box solved as a turned
+    # rectangle gives a tile three times taller than wide, its width a third short of the step to its
+    # neighbour in the row.
+    boxes = np.array([[567.2, 397.7, 658.1, 471.6], [541.1, 360.0, 630.9, 429.8]])
+    sizes, _ = tile_sizes(boxes, np.array([302.0, 302.4]))
+    width, height = sizes[0]
+    assert ASPECT_SOLVED[0] <= width / height <= ASPECT_SOLVED[1]
+    assert width > 40  # the row's steps are 47-49 pixels
+    upright, _ = tile_sizes(np.array([[0.0, 0.0, 30.0, 40.0]]), np.array([0.0]))
+    assert np.allclose(upright, [[30.0, 40.0]])  # a well-solved box keeps its own sides
+
+
+def test_a_joker_at_the_end_of_a_row_seen_from_low_down_is_in_its_set() -> None:
+    # Tuning render 8900 scene 93 as read: k4 b4 o4 J laid tight, then J r5 further on; the joker's step
+    # (56 px) was longer than a width solved from its box (30 px) allows, and it was left alone.
+    tiles = {"k4": ([514.7, 324.7, 600.9, 389.9], 303.1), "b4": ([541.1, 360.0, 630.9, 429.8], 302.4),
+             "o4": ([567.2, 397.7, 658.1, 471.6], 302.0), "J": ([597.9, 439.5, 693.2, 520.3], 297.0)}
+    b = SceneBuilder()
+    for token, (box, angle) in tiles.items():
+        b.add(token, (0, 0), angle)
+        b.boxes[-1] = box
+    assert format_layout(rebuild(b.detections(), image_size=(1024, 768)).table_tiles()) == "k4 b4 o4 J"

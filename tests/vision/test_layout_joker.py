@@ -88,14 +88,31 @@ def test_a_joker_cut_by_the_frame_and_read_off_stays_in_its_row() -> None:
     assert as_text(rebuild(b.detections(), image_size=(640, 480))) == "J r6 r7"
 
 
-def test_a_joker_really_turned_beside_a_row_stays_loose() -> None:
-    # Turned 30 degrees and read so, its box is that of a turned tile: it touches the row's end but is
-    # not laid in it.
+@pytest.mark.parametrize("turned", [35.0, 45.0])
+def test_a_joker_really_turned_beside_a_row_stays_loose(turned: float) -> None:
+    # Turned more than `LayoutParams.max_turn` and read so, its box is that of a turned tile: it touches the
+    # row's end but is not laid in it.
     b = SceneBuilder()
     b.row("r6 r7 r8", (300, 300), 0)
-    reach = 0.5 * TILE_W * (1 + math.cos(math.radians(30)) + math.sin(math.radians(30)) * 40 / 30)
-    b.add("J", (300 - reach - 1, 300), 30.0)
+    reach = 0.5 * TILE_W * (1 + math.cos(math.radians(turned)) + math.sin(math.radians(turned)) * 40 / 30)
+    b.add("J", (300 - reach - 1, 300), turned)
     assert as_text(rebuild(b.detections())) == "J | r6 r7 r8"
+
+
+def test_a_far_row_read_up_to_30_degrees_apart_is_one_set() -> None:
+    # The watcher's tiles on photo game zoom2 3211-p3 game 7 (1000 x 752, read with the thirty-seventh
+    # session's cls-v37bs): small far tiles whose boxes fit any tilt, r8 read 25.5 degrees off r7 on every
+    # frame. With the turn limit at 25 the run was called three loose tiles and a legal opening illegal.
+    boxes = {"r6": [551.1, 240.2, 604.3, 296.6], "r8": [618.7, 221.4, 669.7, 273.8],
+             "k9": [416.7, 410.0, 486.5, 487.6], "k7": [326.9, 445.6, 398.3, 529.8],
+             "r7": [585.2, 229.2, 635.5, 286.2], "k8": [371.0, 427.1, 440.7, 509.8]}
+    angles = {"r6": 25.4, "r8": 41.3, "k9": 25.7, "k7": 18.2, "r7": 15.8, "k8": 25.7}
+    b = SceneBuilder()
+    for token, box in boxes.items():
+        b.add(token, (0, 0), angles[token])
+        b.boxes[-1] = box
+    layout = rebuild(b.detections(), image_size=(1000, 752))
+    assert sorted(as_text(layout).split(" | ")) == ["k7 k8 k9", "r6 r7 r8"]
 
 
 def test_loose_tiles_touching_at_their_own_angles_keep_them() -> None:
