@@ -242,6 +242,16 @@ def test_real_photos_become_crops_with_no_up_direction_and_never_held_out(tmp_pa
     assert data["class_id"].tolist() == [3, 3, 3, 52, 52, 52]
     assert np.isnan(data["angle"]).all() and (data["scene"] == -1).all()
     assert not np.array_equal(data["crops"][0], data["crops"][1])  # jittered copies
+    # With an up reader, a tile it reads as labelled takes the up it reads; one it misreads stays NaN.
+    from types import SimpleNamespace
+
+    class UpReader:
+        def read(self, image, boxes):
+            return SimpleNamespace(topk_class_ids=np.array([[3], [7]]), angle_deg=np.array([12.0, 200.0]))
+
+    data = build_real_crops(tmp_path, seed=0, copies=2, up_reader=UpReader())
+    assert data["angle"][:2].tolist() == [12.0, 12.0]
+    assert np.isnan(data["angle"][2:]).all()
     (tmp_path / "labels" / "a.txt").unlink()
     with pytest.raises(SystemExit, match="a.txt"):
         build_real_crops(tmp_path, seed=0)

@@ -134,13 +134,16 @@ def build_crop_dataset(
 
 
 def build_real_crops(
-    real_dir: Path, seed: int, copies: int = 1, side_extend: float = 0.0
+    real_dir: Path, seed: int, copies: int = 1, side_extend: float = 0.0, up_reader: Any = None
 ) -> dict[str, np.ndarray]:
     """`copies` jittered crops of each labelled tile of real photos (`images/`, `labels/` as
     `../shared/real-dev`: YOLO polygon lines; its known label errors corrected).
 
-    Real labels say no up direction: the angle is NaN and left out of the angle loss. Their scene index
-    is -1: never in the held-out crops that calibrate the temperature (those stay renders).
+    Real labels say no up direction: the angle is NaN and left out of the angle loss, unless `up_reader`
+    (a `vision.classifier.TileClassifier` or ensemble, as the reader loads it) gives it: the up it reads
+    for each tile whose label it also reads (a read right whole is right about its up; a 6 read as a 9 is
+    not). Their scene index is -1: never in the held-out crops that calibrate the temperature (those stay
+    renders).
 
     Raises:
         SystemExit: no labelled photo in the folder, or one without its label file (`labelled_photos`).
@@ -150,17 +153,24 @@ def build_real_crops(
     rng = np.random.default_rng(seed)
     crops: list[np.ndarray] = []
     class_ids: list[int] = []
+    angles: list[float] = []
     for _, image, truth, boxes in labelled_photos(real_dir):
-        for class_id, box in zip(truth, boxes, strict=True):
+        ups = np.full(len(boxes), np.nan)
+        if up_reader is not None and len(boxes):
+            readings = up_reader.read(image, np.asarray(boxes, np.float64))
+            agreed = readings.topk_class_ids[:, 0] == np.asarray(truth)
+            ups[agreed] = readings.angle_deg[agreed]
+        for class_id, box, up in zip(truth, boxes, ups, strict=True):
             for _ in range(copies):
                 crops.append(cut_crop(image, jitter_box(tuple(box), rng, side_extend)))
                 class_ids.append(int(class_id))
+                angles.append(float(up))
     if not crops:
         raise SystemExit(f"no labelled photo under {real_dir}")
     return {
         "crops": np.stack(crops),
         "class_id": np.array(class_ids, dtype=np.int64),
-        "angle": np.full(len(crops), np.nan, dtype=np.float32),
+        "angle": np.array(angles, dtype=np.float32),
         "scene": np.full(len(crops), -1, dtype=np.int64),
     }
 
@@ -936,6 +946,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--real-copies", type=int, default=6, help="jittered crops per real tile")
     parser.add_argument(
+        "--real-up",
+        action="store_true",
+        help="learn the real tiles' up directions too, as the shipped classifiers read them (where they read "
+        "the tile right)",
+    )
+    parser.add_argument(
         "--ink-shift", type=float, default=0.35, help="share of blue/orange crops given another edition's hue"
     )
     parser.add_argument(
@@ -1014,9 +1030,15 @@ def main(argv: list[str] | None = None) -> int:
         added["scene"] += int(data["scene"].max()) + 1  # their own scenes, held out as the cache's are
         data = {key: np.concatenate([data[key], added[key]]) for key in data}
         print(f"added {len(added['crops'])} crops of {args.add_render}", flush=True)
+    up_reader = None
+    if args.real_up:
+        from vision.reader import load_classifier
+
+        up_reader = load_classifier(threads=args.threads)
     for real_dir in args.real:
         real = build_real_crops(
-            real_dir, seed=args.seed, copies=args.real_copies, side_extend=args.side_extend
+            real_dir, seed=args.seed, copies=args.real_copies, side_extend=args.side_extend,
+            up_reader=up_reader,
         )
         data = {key: np.concatenate([data[key], real[key]]) for key in data}
         print(f"added {len(real['crops'])} crops of real photos from {real_dir}", flush=True)
