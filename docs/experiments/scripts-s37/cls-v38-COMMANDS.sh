@@ -23,7 +23,8 @@ render game 150 3720 --kind game
 render packed 150 3721 --kind packed
 render texture 100 3722 --kind texture
 render rack_front 100 3723 --kind rack_front
-[ -f $R/start.onnx ] || cp models/tile_classifier.onnx $R/start.onnx  # cls-v37bs, kept: models/ may change
+# cls-v37bs, as shipped at 678ff1d (models/ has moved on since)
+[ -f $R/start.onnx ] || git show 678ff1d:models/tile_classifier.onnx > $R/start.onnx
 resume=(); [ -f $R/checkpoint.pt ] && resume=(--resume)
 OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python -m vision.training.classifier \
   --crops /work/runs/cls-v37b/cls_crops.npz --add-render $R/render/game --add-render $R/render/packed \

@@ -31,7 +31,8 @@ render packed 150 3731 --kind packed
 render texture 100 3732 --kind texture
 render rack_front 100 3733 --kind rack_front
 render rack_angle 100 3734 --kind rack_angle
-[ -f $R/start.onnx ] || cp models/tile_classifier.onnx $R/start.onnx  # cls-v38, kept: models/ may change
+# cls-v38, as shipped at d8531d0 (models/ has moved on since)
+[ -f $R/start.onnx ] || git show d8531d0:models/tile_classifier.onnx > $R/start.onnx
 resume=(); [ -f $R/$NAME-checkpoint.pt ] && resume=(--resume)
 adds=()
 for dir in /work/runs/cls-v38/render/* $R/render/*; do adds+=(--add-render "$dir"); done
