@@ -361,20 +361,26 @@ SQUEEZE_RANGE = (0.55, 0.95)
 """The share of its extent a squeezed crop's content keeps along the squeezed axis."""
 
 
+def squeeze_matrices(up_degrees: np.ndarray, factors: np.ndarray) -> np.ndarray:
+    """(m, 2, 3) affine maps, as `torch.nn.functional.affine_grid` takes them (x right, y down, -1 to 1), from
+    each output point to the input point it samples: the content narrowed about the centre to `factors` (m,)
+    of its extent across each tile's up direction (`up_degrees`, counter-clockwise from the picture's up)."""
+    theta = np.deg2rad(np.asarray(up_degrees, np.float64))
+    # Across the tile: up is (-sin, -cos), across (cos, -sin).
+    across = np.stack([np.cos(theta), -np.sin(theta)], axis=1)  # (m, 2)
+    stretch = (1.0 / np.asarray(factors, np.float64) - 1.0)[:, None, None]
+    # Each output point samples the input further out along `across`, so the content looks narrower.
+    matrix = np.eye(2)[None] + stretch * across[:, :, None] * across[:, None, :]
+    return np.concatenate([matrix, np.zeros((len(matrix), 2, 1))], axis=2).astype(np.float32)
+
+
 def squeeze_across(x: Any, up_degrees: Any, factors: Any) -> Any:
-    """Crops (m,3,S,S) with their content narrowed about the centre to `factors` (m,) of its width across
-    each tile's up direction (`up_degrees`, counter-clockwise from the picture's up, as the crops' angles);
-    what comes in at the sides repeats the border."""
+    """Crops (m,3,S,S) with their content narrowed as `squeeze_matrices` says; what comes in at the sides
+    repeats the border."""
     import torch
     import torch.nn.functional as F
 
-    theta = torch.deg2rad(up_degrees)
-    # Across the tile, in the (x right, y down) grid of affine_grid: up is (-sin, -cos), across (cos, -sin).
-    across = torch.stack([torch.cos(theta), -torch.sin(theta)], dim=1)  # (m, 2)
-    stretch = (1.0 / factors - 1.0)[:, None, None]
-    # Each output point samples the input further out along `across`, so the content looks narrower.
-    matrix = torch.eye(2)[None] + stretch * across[:, :, None] * across[:, None, :]
-    affine = torch.cat([matrix, torch.zeros(len(x), 2, 1)], dim=2)
+    affine = torch.from_numpy(squeeze_matrices(np.asarray(up_degrees), np.asarray(factors)))
     grid = F.affine_grid(affine, list(x.shape), align_corners=False)
     return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
 
