@@ -9,30 +9,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from models_dir import reader_with_classifiers  # noqa: E402
+from models_dir import found_readings, reader_with_classifiers  # noqa: E402
 
-from assistant.rules import STANDARD  # noqa: E402
-from vision.confidence import NO_TILE_BELOW  # noqa: E402
-from vision.evaluation.scenes import match_scene, misread_parts, rendered_scenes  # noqa: E402
-from vision.read import read_document  # noqa: E402
+from vision.evaluation.scenes import misread_parts  # noqa: E402
 
 reader = reader_with_classifiers(Path(sys.argv[1]))
 found, number, colour, pairs, places = Counter(), Counter(), Counter(), Counter(), Counter()
 for folder in sys.argv[2:]:
-    for image_path, scene, frame in rendered_scenes(Path(folder)):
-        document, _ = read_document(str(image_path), frame, reader.read(frame), STANDARD, None, NO_TILE_BELOW)
-        matched, _ = match_scene(scene["tiles"], document["tiles"])
+    for scene, _, true_tile, reported in found_readings(reader, Path(folder)):
         edition = scene.get("edition", {})
         key = f"{edition.get('font', '?')}/{edition.get('inks', {}).get('blue', '?')}"
-        for p, t in matched.items():
-            found[key] += 1
-            truth, read = scene["tiles"][t]["token"], document["tiles"][p]["tile"]
-            if truth != read:
-                n, c = misread_parts(truth, read)
-                number[key] += int(n)
-                pairs[(truth, read)] += 1
-                places[("rack" if scene["tiles"][t].get("on_rack") else "table", scene["kind"])] += 1
-                colour[key] += int(c)
+        found[key] += 1
+        truth, read = true_tile["token"], reported["tile"]
+        if truth != read:
+            n, c = misread_parts(truth, read)
+            number[key] += int(n)
+            pairs[(truth, read)] += 1
+            places[("rack" if true_tile.get("on_rack") else "table", scene["kind"])] += 1
+            colour[key] += int(c)
 for key in sorted(found):
     n, c, f = number[key], colour[key], found[key]
     print(f"{key:20s} found {f:5d}  number wrong {n:4d} ({100 * n / f:.2f} %)"
